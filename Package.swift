@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// No outside packages: everything below is the toolchain or a Debian C library.
+let package = Package(
+    name: "Tacit",
+    products: [
+        .executable(name: "tacit", targets: ["tacit"]),
+        .library(name: "TacitKit", targets: ["TacitKit"]),
+    ],
+    dependencies: [],
+    targets: [
+        // C libraries from Debian.
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        .systemLibrary(name: "CSQLite"),
+        .systemLibrary(name: "CCrypto"),
+        .target(
+            name: "CPhoneNumber",
+            cxxSettings: [.unsafeFlags(["-std=c++17"])],
+            linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
+        ),
+
+        // Pure domain: no I/O, no C.
+        .target(name: "TacitCore"),
+        .target(name: "TacitCrypto", dependencies: ["CCrypto"]),
+        .target(name: "TacitPhone", dependencies: ["CPhoneNumber"]),
+        .target(name: "TacitStore", dependencies: ["TacitCore"]),
+        .target(name: "TacitStoreSQLite", dependencies: ["TacitCore", "TacitStore", "CSQLite"]),
+        .target(name: "TacitHTTP", dependencies: ["CMicroHTTPD"]),
+        .target(name: "TacitOperator", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP"]),
+        .target(
+            name: "TacitServer",
+            dependencies: ["TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitOperator"],
+            resources: [.copy("Console"), .copy("openapi.json")]
+        ),
+        .target(name: "TacitKit"),
+        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore"]),
+        .executableTarget(name: "tacit", dependencies: ["TacitServer", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"]),
+
+        .testTarget(name: "TacitCoreTests", dependencies: ["TacitCore", "TacitTesting"]),
+        .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto"]),
+        .testTarget(name: "TacitPhoneTests", dependencies: ["TacitPhone"]),
+        .testTarget(name: "TacitStoreSQLiteTests", dependencies: ["TacitStoreSQLite", "TacitStore", "TacitCore", "TacitTesting"]),
+        .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP"]),
+        .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore"]),
+        .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore"]),
+        .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitTesting", "TacitHTTP"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import CSQLite
+public func _probe() -> Int32 { sqlite3_libversion_number() }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The one place every timeline event passes through before it is stored.
+/// Phone numbers keep `+` and two digits and their last 4, codes at most their last
+/// 2 digits, secrets nothing. Free text is scrubbed too, since device events and
+/// notes may carry what a caller typed.
+public enum Redactor {
+    public static let mask = "•"
+
+    /// Turns a draft into the stored event.
+    public static func event(_ draft: EventDraft, seq: Int, at: Date, requestId: String) -> TimelineEvent {
+        TimelineEvent(
+            seq: seq, at: at, requestId: requestId, source: draft.source, channel: draft.channel,
+            label: scrub(draft.label), outcome: draft.outcome, note: scrub(draft.note),
+            data: draft.data.mapValues(redact)
+        )
+    }
+
+    public static func redact(_ value: EventValue) -> JSONValue {
+        switch value {
+        case .text(let text): return .string(scrub(text))
+        case .int(let number): return .number(Double(number))
+        case .bool(let flag): return .bool(flag)
+        case .date(let date): return .string(Timestamp.format(date))
+        case .phone(let number): return .string(phone(number))
+        case .code(let digits): return .string(code(digits))
+        case .secret: return .string("[redacted]")
+        case .list(let values): return .array(values.map(redact))
+        case .object(let values): return .object(values.mapValues(redact))
+        case .null: return .null
+        }
+    }
+
+    /// `+99012345670` → `+99•••••5670`. Anything too short to keep 4 digits private is fully masked.
+    public static func phone(_ number: String) -> String {
+        let digits = number.filter(\.isASCIIDigit)
+        guard digits.count >= 8 else { return String(repeating: mask, count: 5) }
+        return "+" + digits.prefix(2) + String(repeating: mask, count: 5) + digits.suffix(4)
+    }
+
+    /// `123456` → `••••56`.
+    public static func code(_ code: String) -> String {
+        guard code.count > 4 else { return String(repeating: mask, count: code.count) }
+        return String(repeating: mask, count: code.count - 2) + code.suffix(2)
+    }
+
+    /// Masks every run of 4 or more digits (a code or a number typed into free text)
+    /// and every token-shaped word.
+    public static func scrub(_ text: String) -> String {
+        var output = ""
+        var run = ""
+        func flush() {
+            let digits = run.filter(\.isASCIIDigit)
+            if digits.count >= 7 { output += phone(run) }
+            else if digits.count >= 4 { output += (run.hasPrefix("+") ? "+" : "") + code(digits) }
+            else { output += run }
+            run = ""
+        }
+        for character in text {
+            if character.isASCIIDigit || (character == "+" && run.isEmpty) {
+                run.append(character)
+            } else {
+                flush()
+                output.append(character)
+            }
+        }
+        flush()
+        return scrubTokens(output)
+    }
+
+    static let tokenPrefixes = ["ct_", "sa_", "tk_", "whsec_", "cu_", "sk_"]
+
+    private static func scrubTokens(_ text: String) -> String {
+        guard tokenPrefixes.contains(where: text.contains) else { return text }
+        return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            tokenPrefixes.contains(where: { word.contains($0) }) && word.count >= 12 ? "[redacted]" : String(word)
+        }.joined(separator: " ")
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// The persisted state of one verification. Secrets are never held here in clear:
+/// the code and the client token only as keyed hashes.
+public struct Verification: Sendable, Equatable {
+    public var id: String
+    /// E.164. Kept in memory only; stores persist it sealed.
+    public var phoneNumber: String
+    public var brand: String
+    public var locale: String
+    public var clientRef: String?
+    public var codeLength: Int
+    public var channelTimeout: Int
+    public var simSwap: SimSwapPolicy?
+    public var workflow: [WorkflowStep]
+    public var status: VerificationStatus
+    public var currentStep: Int?
+    /// When the current step times out; the timer scheduler wakes for it.
+    public var deadline: Date?
+    public var codeHash: [UInt8]?
+    public var codeStep: Int?
+    public var failedAttempts: Int
+    public var risk: Risk
+    public var clientTokenHash: [UInt8]
+    public var createdAt: Date
+    public var endedAt: Date?
+    /// The last timeline sequence number used; events continue from here without gaps.
+    public var lastSeq: Int
+
+    public init(
+        id: String, phoneNumber: String, options: VerificationOptions,
+        clientTokenHash: [UInt8], createdAt: Date
+    ) {
+        self.id = id
+        self.phoneNumber = phoneNumber
+        self.brand = options.brand
+        self.locale = options.locale
+        self.clientRef = options.clientRef
+        self.codeLength = options.codeLength
+        self.channelTimeout = options.channelTimeout
+        self.simSwap = options.simSwap
+        self.workflow = options.workflow.map { WorkflowStep(channel: $0) }
+        self.status = .pending
+        self.currentStep = nil
+        self.deadline = nil
+        self.codeHash = nil
+        self.codeStep = nil
+        self.failedAttempts = 0
+        self.risk = Risk()
+        self.clientTokenHash = clientTokenHash
+        self.createdAt = createdAt
+        self.endedAt = nil
+        self.lastSeq = 0
+    }
+
+    /// The step being tried now, if any.
+    public var activeStep: WorkflowStep? { currentStep.map { workflow[$0] } }
+    public var activeChannel: Channel? { activeStep?.channel }
+
+    /// The latest moment the verification can still be pending: the current step's
+    /// deadline plus a full timeout for each step not yet tried.
+    public var expiresAt: Date? {
+        guard status == .pending, let deadline, let currentStep else { return nil }
+        let remaining = workflow.count - currentStep - 1
+        return deadline.addingTimeInterval(TimeInterval(remaining * channelTimeout))
+    }
+}

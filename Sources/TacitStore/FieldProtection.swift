@@ -1,0 +1,9 @@
+/// How a store protects personal fields at rest: phone numbers are sealed (encrypted
+/// and authenticated) and looked up by a keyed hash, so a copy of the database file
+/// holds no number in clear.
+public protocol FieldProtection: Sendable {
+    func seal(_ plaintext: [UInt8]) -> [UInt8]
+    func open(_ sealed: [UInt8]) throws -> [UInt8]
+    /// A keyed, deterministic hash for equality lookups.
+    func index(_ value: String) -> String
+}

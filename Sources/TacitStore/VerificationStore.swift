@@ -1,0 +1,105 @@
+import Foundation
+import TacitCore
+
+/// Where verifications, their timelines and their settings live. Every method is one
+/// transaction. Nothing here assumes SQLite: a PostgreSQL store implements the same
+/// contract with row locks where SQLite has its single writer.
+public protocol VerificationStore: Sendable {
+    /// Creates tables or brings them up to date.
+    func migrate() async throws
+
+    /// Inserts a new verification with its first events, and the idempotency record
+    /// when given. Throws `StoreError.concurrentVerification` when another pending
+    /// verification holds the same number, `StoreError.idempotencyKeyReused` when
+    /// the key is already taken.
+    func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent]
+
+    func verification(id: String) async throws -> Verification?
+
+    /// Reads the verification, lets `body` change it, and writes the change and the
+    /// events `body` returns, all in one transaction. nil when the id is unknown.
+    func update<T: Sendable>(
+        id: String, at: Date, _ body: @Sendable (inout Verification) throws -> StoreChange<T>
+    ) async throws -> StoreUpdateResult<T>?
+
+    /// Timeline events with `seq` greater than `after`, oldest first.
+    func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent]
+
+    /// Pending verifications' timer deadlines, soonest first.
+    func deadlines(limit: Int) async throws -> [Deadline]
+
+    func idempotencyRecord(key: String) async throws -> IdempotencyRecord?
+
+    /// A named server setting (for example the code-hashing secret), nil when absent.
+    func setting(_ name: String) async throws -> [UInt8]?
+    /// Stores `value` unless the setting exists already; returns what is stored, so
+    /// several instances starting at once agree on one value.
+    func setSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> [UInt8]
+
+    /// How many verifications are pending (a gauge for /metrics).
+    func pendingCount() async throws -> Int
+}
+
+/// What an update writes besides the verification.
+public struct StoreChange<T: Sendable>: Sendable {
+    public var result: T
+    public var events: [EventDraft]
+    public init(_ result: T, events: [EventDraft] = []) {
+        self.result = result
+        self.events = events
+    }
+}
+
+public struct StoreUpdateResult<T: Sendable>: Sendable {
+    public var result: T
+    public var verification: Verification
+    public var events: [TimelineEvent]
+    public init(result: T, verification: Verification, events: [TimelineEvent]) {
+        self.result = result
+        self.verification = verification
+        self.events = events
+    }
+}
+
+/// A pending verification's timer.
+public struct Deadline: Sendable, Equatable {
+    public var id: String
+    public var at: Date
+    public init(id: String, at: Date) {
+        self.id = id
+        self.at = at
+    }
+}
+
+/// The first response to a request made with an `Idempotency-Key`.
+public struct IdempotencyRecord: Sendable, Equatable {
+    /// A keyed hash of the caller's key, so the key itself is not stored.
+    public var key: String
+    /// SHA-256 of the request body, to tell a true repeat from a reused key.
+    public var requestHash: [UInt8]
+    public var status: Int
+    /// The response body, sealed: it may hold a client token.
+    public var sealedBody: [UInt8]
+    public var createdAt: Date
+    public init(key: String, requestHash: [UInt8], status: Int, sealedBody: [UInt8], createdAt: Date) {
+        self.key = key
+        self.requestHash = requestHash
+        self.status = status
+        self.sealedBody = sealedBody
+        self.createdAt = createdAt
+    }
+}
+
+/// Store failures with a stable code. Descriptions never carry stored values.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var code: String
+    public var message: String
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+    public static let concurrentVerification = StoreError(code: "concurrent_verification", message: "another verification is pending for this number")
+    public static let idempotencyKeyReused = StoreError(code: "idempotency_key_reused", message: "the idempotency key was used for another request")
+    public static func backend(_ message: String) -> StoreError { StoreError(code: "backend", message: message) }
+    public var description: String { "\(code): \(message)" }
+}

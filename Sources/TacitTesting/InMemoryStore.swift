@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+import TacitCore
+import TacitStore
+
+/// A store held in memory, for tests of everything above the store. It keeps the
+/// same contract as the real stores (the contract suite runs against it too).
+public final class InMemoryStore: VerificationStore {
+    private struct State {
+        var verifications: [String: Verification] = [:]
+        var events: [String: [TimelineEvent]] = [:]
+        var idempotency: [String: IdempotencyRecord] = [:]
+        var settings: [String: [UInt8]] = [:]
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    public func migrate() async throws {}
+
+    public func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
+        try state.withLock { state in
+            if let idempotency, state.idempotency[idempotency.key] != nil { throw StoreError.idempotencyKeyReused }
+            if verification.status == .pending, state.verifications.values.contains(where: {
+                $0.status == .pending && $0.phoneNumber == verification.phoneNumber
+            }) { throw StoreError.concurrentVerification }
+            var stored = verification
+            let written = stored.record(events, at: at)
+            state.verifications[stored.id] = stored
+            state.events[stored.id] = written
+            if let idempotency { state.idempotency[idempotency.key] = idempotency }
+            return written
+        }
+    }
+
+    public func verification(id: String) async throws -> Verification? {
+        state.withLock { $0.verifications[id] }
+    }
+
+    public func update<T: Sendable>(
+        id: String, at: Date, _ body: @Sendable (inout Verification) throws -> StoreChange<T>
+    ) async throws -> StoreUpdateResult<T>? {
+        try state.withLock { state in
+            guard var verification = state.verifications[id] else { return nil }
+            let change = try body(&verification)
+            let written = verification.record(change.events, at: at)
+            state.verifications[id] = verification
+            state.events[id, default: []] += written
+            return StoreUpdateResult(result: change.result, verification: verification, events: written)
+        }
+    }
+
+    public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
+        state.withLock { Array(($0.events[id] ?? []).filter { $0.seq > after }.prefix(limit)) }
+    }
+
+    public func deadlines(limit: Int) async throws -> [Deadline] {
+        state.withLock { state in
+            let pending = state.verifications.values.compactMap { v in
+                v.status == .pending ? v.deadline.map { Deadline(id: v.id, at: $0) } : nil
+            }
+            return Array(pending.sorted { $0.at < $1.at }.prefix(limit))
+        }
+    }
+
+    public func idempotencyRecord(key: String) async throws -> IdempotencyRecord? {
+        state.withLock { $0.idempotency[key] }
+    }
+
+    public func setting(_ name: String) async throws -> [UInt8]? {
+        state.withLock { $0.settings[name] }
+    }
+
+    public func setSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> [UInt8] {
+        state.withLock { state in
+            if let existing = state.settings[name] { return existing }
+            state.settings[name] = value
+            return value
+        }
+    }
+
+    public func pendingCount() async throws -> Int {
+        state.withLock { $0.verifications.values.filter { $0.status == .pending }.count }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The port the engine drives for silent authentication. The virtual operator is the
+/// first implementation; real ones (Vonage, tru.ID, CAMARA operators) fit behind it.
+public protocol SilentAuthProvider: Sendable {
+    /// Checks coverage and, when covered, issues a check the device must open over
+    /// its cellular path. Operator hops it saw go on the timeline as `events`.
+    func begin(_ request: SilentCheckRequest) async -> SilentBeginResult
+}
+
+/// One silent-auth step to start.
+public struct SilentCheckRequest: Sendable, Equatable {
+    public var verificationId: String
+    public var step: Int
+    /// E.164.
+    public var phoneNumber: String
+    /// The check is worthless after this (the silent step's deadline).
+    public var expiresAt: Date
+
+    public init(verificationId: String, step: Int, phoneNumber: String, expiresAt: Date) {
+        self.verificationId = verificationId
+        self.step = step
+        self.phoneNumber = phoneNumber
+        self.expiresAt = expiresAt
+    }
+}
+
+public enum SilentBeginResult: Sendable, Equatable {
+    /// The device must GET `checkURL` over cellular.
+    case issued(checkURL: String, events: [EventDraft])
+    /// The step can't run: no coverage, carrier error, or no provider at all.
+    case failed(SilentFailure, events: [EventDraft])
+}
+
+/// Used when no silent-auth provider is configured: every silent step fails over at once.
+public struct UnavailableSilentAuth: SilentAuthProvider {
+    public init() {}
+    public func begin(_ request: SilentCheckRequest) async -> SilentBeginResult {
+        .failed(.unavailable, events: [])
+    }
+}
+
+/// Asks the number's operator whether its SIM changed recently (CAMARA SIM Swap).
+public protocol SimSwapChecker: Sendable {
+    /// nil when the operator can't tell (not its number, or the API failed).
+    func swapped(phoneNumber: String, maxAgeHours: Int) async -> Bool?
+}
+
+public struct NoSimSwapChecker: SimSwapChecker {
+    public init() {}
+    public func swapped(phoneNumber: String, maxAgeHours: Int) async -> Bool? { nil }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Synchronization
+import TacitCore
+
+/// The virtual phones of the `+990` range: what their screens would show. It is the
+/// phone's memory, not the server's, so it lives in memory only and never in the
+/// store, logs or timeline (the only place a code is ever readable).
+public final class HandsetInbox: MessageSender {
+    public struct Message: Codable, Sendable, Equatable {
+        public var channel: String
+        public var body: String
+        public var at: String
+    }
+
+    static let virtualPrefix = "+990"
+    /// Messages kept per handset, oldest dropped first.
+    static let capacity = 50
+
+    private let messages = Mutex<[String: [Message]]>([:])
+    private let clock: any TacitClock
+
+    public init(clock: any TacitClock) {
+        self.clock = clock
+    }
+
+    public static func owns(_ number: String) -> Bool { number.hasPrefix(virtualPrefix) }
+
+    public func send(_ message: OutboundMessage) async -> DeliveryResult {
+        let entry = Message(channel: message.channel.rawValue, body: message.body, at: Timestamp.format(clock.now()))
+        messages.withLock { all in
+            all[message.to, default: []].append(entry)
+            if all[message.to]!.count > Self.capacity { all[message.to]!.removeFirst() }
+        }
+        return .accepted
+    }
+
+    /// The handset's messages, oldest first.
+    public func messages(for number: String) -> [Message] {
+        messages.withLock { $0[number] ?? [] }
+    }
+}

@@ -6,39 +6,48 @@
 using i18n::phonenumbers::PhoneNumber;
 using i18n::phonenumbers::PhoneNumberUtil;
 
-static void copy_out(const std::string &s, char *out, int out_len) {
-    if (out_len <= 0) return;
+static void copy_out(const std::string &s, char *out, size_t out_len) {
     std::strncpy(out, s.c_str(), out_len - 1);
     out[out_len - 1] = '\0';
 }
 
-extern "C" int cphone_parse(const char *text, const char *default_region, char *out, int out_len, int *type_out) {
-    const PhoneNumberUtil *util = PhoneNumberUtil::GetInstance();
-    PhoneNumber number;
-    std::string region = default_region ? default_region : "ZZ";
-    if (util->Parse(text, region, &number) != PhoneNumberUtil::NO_PARSING_ERROR) return CPHONE_INVALID;
-    if (!util->IsValidNumber(number)) return CPHONE_INVALID;
-    std::string formatted;
-    util->Format(number, PhoneNumberUtil::E164, &formatted);
-    copy_out(formatted, out, out_len);
-    PhoneNumberUtil::PhoneNumberType type = util->GetNumberType(number);
-    if (type_out) *type_out = (int)type;
-    switch (type) {
-        case PhoneNumberUtil::MOBILE:
-        case PhoneNumberUtil::FIXED_LINE_OR_MOBILE:
-        case PhoneNumberUtil::UNKNOWN:
-            return CPHONE_OK;
-        default:
-            return CPHONE_NOT_MOBILE;
+static int parse_error_kind(PhoneNumberUtil::ErrorType error) {
+    switch (error) {
+        case PhoneNumberUtil::INVALID_COUNTRY_CODE_ERROR: return CPHONE_INVALID_COUNTRY_CODE;
+        case PhoneNumberUtil::TOO_SHORT_AFTER_IDD:
+        case PhoneNumberUtil::TOO_SHORT_NSN: return CPHONE_TOO_SHORT;
+        case PhoneNumberUtil::TOO_LONG_NSN: return CPHONE_TOO_LONG;
+        default: return CPHONE_NOT_A_NUMBER;
     }
 }
 
-extern "C" int cphone_region(const char *e164, char *out, int out_len) {
+// Why a parsed number is invalid: its length when that is the reason, else plain invalid.
+static int invalid_kind(const PhoneNumberUtil *util, const PhoneNumber &number) {
+    switch (util->IsPossibleNumberWithReason(number)) {
+        // A local-only number lacks its area code: too short to reach from anywhere.
+        case PhoneNumberUtil::IS_POSSIBLE_LOCAL_ONLY:
+        case PhoneNumberUtil::TOO_SHORT: return CPHONE_TOO_SHORT;
+        case PhoneNumberUtil::TOO_LONG: return CPHONE_TOO_LONG;
+        case PhoneNumberUtil::INVALID_COUNTRY_CODE: return CPHONE_INVALID_COUNTRY_CODE;
+        default: return CPHONE_INVALID;
+    }
+}
+
+extern "C" int cphone_parse(const char *text, const char *default_region, cphone_result *out) {
+    if (text == nullptr || out == nullptr) return CPHONE_NOT_A_NUMBER;
     const PhoneNumberUtil *util = PhoneNumberUtil::GetInstance();
     PhoneNumber number;
-    if (util->Parse(e164, "ZZ", &number) != PhoneNumberUtil::NO_PARSING_ERROR) return 1;
-    std::string region;
-    util->GetRegionCodeForNumber(number, &region);
-    copy_out(region, out, out_len);
-    return 0;
+    std::string region = default_region ? default_region : "ZZ";
+    PhoneNumberUtil::ErrorType error = util->Parse(text, region, &number);
+    if (error != PhoneNumberUtil::NO_PARSING_ERROR) return parse_error_kind(error);
+    if (!util->IsValidNumber(number)) return invalid_kind(util, number);
+
+    std::string formatted, number_region;
+    util->Format(number, PhoneNumberUtil::E164, &formatted);
+    util->GetRegionCodeForNumber(number, &number_region);
+    copy_out(formatted, out->e164, sizeof out->e164);
+    copy_out(number_region, out->region, sizeof out->region);
+    out->country_code = number.country_code();
+    out->type = (int)util->GetNumberType(number);
+    return CPHONE_OK;
 }

@@ -4,20 +4,27 @@
 extern "C" {
 #endif
 
-/// Result kinds of cphone_parse.
+/// Outcomes of cphone_parse.
 enum {
-    CPHONE_OK = 0,
-    CPHONE_INVALID = 1,       // not a number at all, or not a valid number for its region
-    CPHONE_NOT_MOBILE = 2,    // valid, but a number type that can't receive a code (fixed line only, premium rate, ...)
+    CPHONE_OK = 0,                    // a valid number; see `type` for what kind
+    CPHONE_INVALID = 1,               // parsed, but not a valid number for its region
+    CPHONE_NOT_A_NUMBER = 2,          // not something that looks like a phone number
+    CPHONE_INVALID_COUNTRY_CODE = 3,  // unknown country code, or national format without a region
+    CPHONE_TOO_SHORT = 4,             // too few digits for its region
+    CPHONE_TOO_LONG = 5,              // too many digits for its region
 };
 
-/// Parses `text` (E.164, or national with `default_region` such as "GB"), writing the
-/// E.164 form into `out` (NUL-terminated) and the number type (libphonenumber's
-/// PhoneNumberType as an int) into `type_out`. Returns one of the CPHONE_* kinds.
-int cphone_parse(const char *text, const char *default_region, char *out, int out_len, int *type_out);
+/// Parse result. Strings are NUL-terminated.
+typedef struct {
+    int type;                 // libphonenumber's PhoneNumberType as an int (0 = FIXED_LINE ... 11 = UNKNOWN)
+    int country_code;         // the country calling code, e.g. 44
+    char e164[24];            // "+447911123456"
+    char region[8];           // "GB", or "001" for non-geographic entities, "ZZ" when unknown
+} cphone_result;
 
-/// The region code ("GB") of an E.164 number into `out`; 0 on success.
-int cphone_region(const char *e164, char *out, int out_len);
+/// Parses `text` (E.164, or national format when `default_region` such as "GB" is
+/// given; NULL means none) and fills `out` on CPHONE_OK. Returns one of CPHONE_*.
+int cphone_parse(const char *text, const char *default_region, cphone_result *out);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,42 @@
+import Testing
+import TacitCrypto
+
+@Suite("Hex and base64 encodings")
+struct EncodingTests {
+    @Test("hex round-trips every byte value and reads either case")
+    func hexRoundTrip() {
+        let all = (0...255).map { UInt8($0) }
+        #expect(Hex.decode(Hex.encode(all)) == all)
+        #expect(Hex.encode([0xde, 0xad, 0xbe, 0xef]) == "deadbeef")
+        #expect(Hex.decode("DEADbeef") == [0xde, 0xad, 0xbe, 0xef])
+    }
+
+    @Test("malformed hex decodes to nil", arguments: ["abc", "zz", "0g", " 0"])
+    func hexMalformed(text: String) {
+        #expect(Hex.decode(text) == nil)
+    }
+
+    @Test("standard base64 follows RFC 4648 examples", arguments: [
+        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foobar", "Zm9vYmFy"),
+    ])
+    func base64Examples(plain: String, encoded: String) {
+        #expect(Base64.encode(Array(plain.utf8)) == encoded)
+        #expect(Base64.decode(encoded) == Array(plain.utf8))
+    }
+
+    @Test("base64url uses - and _ and drops padding, and decodes with or without it")
+    func base64url() {
+        let bytes: [UInt8] = [0xfb, 0xff, 0xfe]
+        #expect(Base64.encode(bytes) == "+//+")
+        #expect(Base64.urlEncode(bytes) == "-__-")
+        #expect(Base64.urlEncode([0x66]) == "Zg")
+        #expect(Base64.urlDecode("Zg") == [0x66])
+        #expect(Base64.urlDecode("Zg==") == [0x66])
+        #expect(Base64.urlDecode("-__-") == bytes)
+    }
+
+    @Test("malformed base64url decodes to nil", arguments: ["+//+", "Z", "Zm9v!"])
+    func base64urlMalformed(text: String) {
+        #expect(Base64.urlDecode(text) == nil)
+    }
+}

@@ -1,0 +1,59 @@
+import CCrypto
+
+/// AES-256-GCM sealing for fields kept at rest: `nonce (12) | ciphertext | tag (16)`.
+public struct AESGCM: Sendable {
+    public struct OpenError: Error, Sendable, CustomStringConvertible {
+        public var description: String { "sealed data failed authentication" }
+    }
+
+    private let key: [UInt8]
+
+    /// `key` must be 32 bytes.
+    public init(key: [UInt8]) {
+        precondition(key.count == 32, "AES-256-GCM needs a 32-byte key")
+        self.key = key
+    }
+
+    public func seal(_ plaintext: [UInt8]) -> [UInt8] {
+        let nonce = SecureRandom.bytes(12)
+        var output = [UInt8](repeating: 0, count: plaintext.count + 16)
+        var tag = [UInt8](repeating: 0, count: 16)
+        let context = EVP_CIPHER_CTX_new()!
+        defer { EVP_CIPHER_CTX_free(context) }
+        var length: Int32 = 0
+        var total: Int32 = 0
+        guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1,
+              EVP_EncryptUpdate(context, &output, &length, plaintext, Int32(plaintext.count)) == 1 else {
+            fatalError("AES-GCM encryption failed to start")
+        }
+        total = length
+        output.withUnsafeMutableBufferPointer { buffer in
+            _ = EVP_EncryptFinal_ex(context, buffer.baseAddress! + Int(total), &length)
+        }
+        total += length
+        guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, &tag) == 1 else {
+            fatalError("AES-GCM tag could not be read")
+        }
+        return nonce + output.prefix(Int(total)) + tag
+    }
+
+    public func open(_ sealed: [UInt8]) throws(OpenError) -> [UInt8] {
+        guard sealed.count >= 28 else { throw OpenError() }
+        let nonce = Array(sealed.prefix(12))
+        let ciphertext = Array(sealed.dropFirst(12).dropLast(16))
+        var tag = Array(sealed.suffix(16))
+        var output = [UInt8](repeating: 0, count: ciphertext.count + 16)
+        let context = EVP_CIPHER_CTX_new()!
+        defer { EVP_CIPHER_CTX_free(context) }
+        var length: Int32 = 0
+        guard EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1,
+              EVP_DecryptUpdate(context, &output, &length, ciphertext, Int32(ciphertext.count)) == 1,
+              EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, &tag) == 1 else { throw OpenError() }
+        let total = length
+        let final = output.withUnsafeMutableBufferPointer { buffer in
+            EVP_DecryptFinal_ex(context, buffer.baseAddress! + Int(total), &length)
+        }
+        guard final == 1 else { throw OpenError() }
+        return Array(output.prefix(Int(total + length)))
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import TacitCore
+import TacitCrypto
+import TacitStore
+
+/// Carries out what the workflow machine decides. Every driver (API call, timer,
+/// operator callback, device) reaches a verification through `transition`, so each
+/// change and its events commit in one store transaction, then the actions run.
+public final class WorkflowRunner: Sendable {
+    let store: any VerificationStore
+    let clock: any TacitClock
+    let secrets: ServerSecrets
+    let codes: CodeGenerator
+    let sender: any MessageSender
+    let silent: any SilentAuthProvider
+    let simSwap: any SimSwapChecker
+    let timers: TimerScheduler
+    let hub: EventHub
+    let metrics: Metrics
+
+    init(store: any VerificationStore, clock: any TacitClock, secrets: ServerSecrets, codes: CodeGenerator,
+         sender: any MessageSender, silent: any SilentAuthProvider, simSwap: any SimSwapChecker,
+         timers: TimerScheduler, hub: EventHub, metrics: Metrics) {
+        self.store = store
+        self.clock = clock
+        self.secrets = secrets
+        self.codes = codes
+        self.sender = sender
+        self.silent = silent
+        self.simSwap = simSwap
+        self.timers = timers
+        self.hub = hub
+        self.metrics = metrics
+    }
+
+    /// What a transition did: the body's result and the state it left.
+    struct Outcome<T: Sendable>: Sendable {
+        var result: T
+        var verification: Verification
+        /// A check URL issued while carrying out the actions (silent auth only).
+        var checkURL: String?
+    }
+
+    /// Inserts a new verification, starts its first step and returns it as it then stands.
+    func create(_ draft: Verification, events: [EventDraft], idempotency: IdempotencyRecord?) async throws -> Outcome<Void> {
+        var swapped: Bool?
+        if let policy = draft.simSwap {
+            swapped = await simSwap.swapped(phoneNumber: draft.phoneNumber, maxAgeHours: policy.maxAgeHours)
+        }
+        let now = clock.now()
+        var machine = WorkflowMachine(draft, now: now)
+        try? machine.handle(.start(simSwapped: swapped))
+        let written = try await store.insert(machine.verification, events: events + machine.actions.compactMap(\.emitted),
+                                             at: now, idempotency: idempotency)
+        hub.publish(written)
+        metrics.started()
+        let url = await perform(machine.actions, for: machine.verification)
+        let current = try await store.verification(id: draft.id) ?? machine.verification
+        return Outcome(result: (), verification: current, checkURL: url)
+    }
+
+    /// Applies `body` to the verification's machine in one transaction, then carries out the actions.
+    /// nil when the id is unknown.
+    @discardableResult
+    func transition<T: Sendable>(
+        _ id: String, events extra: [EventDraft] = [],
+        _ body: @escaping @Sendable (inout WorkflowMachine) throws -> T
+    ) async throws -> Outcome<T>? {
+        let now = clock.now()
+        let update = try await store.update(id: id, at: now) { verification in
+            var machine = WorkflowMachine(verification, now: now)
+            let result = try body(&machine)
+            verification = machine.verification
+            return StoreChange(Applied(result: result, actions: machine.actions),
+                               events: extra + machine.actions.compactMap(\.emitted))
+        }
+        guard let update else { return nil }
+        hub.publish(update.events)
+        let url = await perform(update.result.actions, for: update.verification)
+        return Outcome(result: update.result.result, verification: update.verification, checkURL: url)
+    }
+
+    /// Checks a code: hash comparison, attempt counting and consumption in one transaction,
+    /// so of many parallel checks with the right code exactly one succeeds.
+    func check(_ id: String, code: String, events: [EventDraft]) async throws -> Outcome<CheckResult>? {
+        let secrets = self.secrets
+        return try await transition(id, events: events) { machine in
+            let v = machine.verification
+            var matches = false
+            if let stored = v.codeHash, let step = v.codeStep {
+                matches = ConstantTime.equals(secrets.codeHash(code, verificationId: v.id, step: step), stored)
+            }
+            return machine.check(matches: matches)
+        }
+    }
+
+    /// The scheduler's callback: the current step's timer is due.
+    func timerFired(_ id: String) async {
+        _ = try? await transition(id) { machine in
+            guard let step = machine.verification.currentStep else { return }
+            try machine.handle(.timerFired(step: step))
+        }
+    }
+
+    private struct Applied<T: Sendable>: Sendable {
+        var result: T
+        var actions: [WorkflowAction]
+    }
+}
+
+extension WorkflowAction {
+    var emitted: EventDraft? {
+        if case .emit(let draft) = self { return draft }
+        return nil
+    }
+}

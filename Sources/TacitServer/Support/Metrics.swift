@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+import TacitCore
+
+/// Counters for `/metrics`, in Prometheus text format.
+public final class Metrics: Sendable {
+    private struct State {
+        var requests: [String: Int] = [:]
+        var outcomes: [String: Int] = [:]
+        var sends: [String: Int] = [:]
+        var started = 0
+    }
+    private let state = Mutex(State())
+
+    public init() {}
+
+    func request(route: String, method: String, status: Int) {
+        let key = "method=\"\(method)\",route=\"\(route)\",status=\"\(status)\""
+        state.withLock { $0.requests[key, default: 0] += 1 }
+    }
+
+    func started() { state.withLock { $0.started += 1 } }
+
+    func webhook(_ event: WebhookEvent) {
+        let outcome: String
+        switch event {
+        case .completed: outcome = "completed"
+        case .failed: outcome = "failed"
+        case .expired: outcome = "expired"
+        case .cancelled: outcome = "cancelled"
+        case .channelStarted, .channelFailed: return
+        }
+        state.withLock { $0.outcomes[outcome, default: 0] += 1 }
+    }
+
+    func sent(_ channel: Channel, accepted: Bool) {
+        let key = "channel=\"\(channel.rawValue)\",result=\"\(accepted ? "accepted" : "refused")\""
+        state.withLock { $0.sends[key, default: 0] += 1 }
+    }
+
+    /// The exposition text; gauges are read by the caller and passed in.
+    func render(pending: Int, timers: Int, subscribers: Int) -> String {
+        let snapshot = state.withLock { $0 }
+        var lines: [String] = []
+        lines.append("# HELP tacit_http_requests_total HTTP requests by route and status.")
+        lines.append("# TYPE tacit_http_requests_total counter")
+        for (key, value) in snapshot.requests.sorted(by: { $0.key < $1.key }) { lines.append("tacit_http_requests_total{\(key)} \(value)") }
+        lines.append("# HELP tacit_verifications_started_total Verifications started.")
+        lines.append("# TYPE tacit_verifications_started_total counter")
+        lines.append("tacit_verifications_started_total \(snapshot.started)")
+        lines.append("# HELP tacit_verifications_total Verifications ended, by outcome.")
+        lines.append("# TYPE tacit_verifications_total counter")
+        for outcome in ["completed", "failed", "expired", "cancelled"] {
+            lines.append("tacit_verifications_total{outcome=\"\(outcome)\"} \(snapshot.outcomes[outcome] ?? 0)")
+        }
+        lines.append("# HELP tacit_messages_total Code messages handed to a sender.")
+        lines.append("# TYPE tacit_messages_total counter")
+        for (key, value) in snapshot.sends.sorted(by: { $0.key < $1.key }) { lines.append("tacit_messages_total{\(key)} \(value)") }
+        lines.append("# HELP tacit_verifications_pending Verifications pending now.")
+        lines.append("# TYPE tacit_verifications_pending gauge")
+        lines.append("tacit_verifications_pending \(pending)")
+        lines.append("# HELP tacit_timers_pending Step timers armed.")
+        lines.append("# TYPE tacit_timers_pending gauge")
+        lines.append("tacit_timers_pending \(timers)")
+        lines.append("# HELP tacit_sse_subscribers Live timeline subscribers.")
+        lines.append("# TYPE tacit_sse_subscribers gauge")
+        lines.append("tacit_sse_subscribers \(subscribers)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,4 +1,7 @@
 #include "CMicroHTTPD.h"
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
 
 struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct sockaddr *bind_addr,
                               unsigned int thread_pool, unsigned int connection_limit,
@@ -20,4 +23,40 @@ struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct so
 uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
+}
+
+int cmhd_client_address(struct MHD_Connection *connection, char *buf, size_t len) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr || len == 0) { return -1; }
+    const struct sockaddr *sa = info->client_addr;
+    if (sa->sa_family == AF_INET) {
+        const struct sockaddr_in *v4 = (const struct sockaddr_in *)sa;
+        return inet_ntop(AF_INET, &v4->sin_addr, buf, (socklen_t)len) ? 0 : -1;
+    }
+    if (sa->sa_family == AF_INET6) {
+        const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)sa;
+        if (IN6_IS_ADDR_V4MAPPED(&v6->sin6_addr)) {
+            return inet_ntop(AF_INET, &v6->sin6_addr.s6_addr[12], buf, (socklen_t)len) ? 0 : -1;
+        }
+        return inet_ntop(AF_INET6, &v6->sin6_addr, buf, (socklen_t)len) ? 0 : -1;
+    }
+    return -1;
+}
+
+socklen_t cmhd_parse_address(const char *host, uint16_t port, struct sockaddr_storage *out) {
+    memset(out, 0, sizeof(*out));
+    struct sockaddr_in *v4 = (struct sockaddr_in *)out;
+    if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons(port);
+        return sizeof(struct sockaddr_in);
+    }
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)out;
+    if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons(port);
+        return sizeof(struct sockaddr_in6);
+    }
+    return 0;
 }

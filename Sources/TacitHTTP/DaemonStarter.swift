@@ -1,0 +1,44 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts libmicrohttpd for a `ServerCore`, turning failures into `HTTPServerError`.
+enum DaemonStarter {
+    static func start(_ core: ServerCore) throws -> OpaquePointer {
+        let configuration = core.configuration
+        guard (0...65_535).contains(configuration.port) else {
+            throw HTTPServerError(code: .invalidAddress, message: "Port \(configuration.port) is out of range.")
+        }
+        var address = sockaddr_storage()
+        let length = cmhd_parse_address(configuration.host, UInt16(configuration.port), &address)
+        guard length > 0 else {
+            throw HTTPServerError(code: .invalidAddress, message: "Host \(configuration.host) is not an IP literal.")
+        }
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+            | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if Int32(address.ss_family) == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
+        errno = 0
+        let daemon = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
+                cmhd_start(
+                    flags, UInt16(configuration.port), sockaddrPointer,
+                    UInt32(max(1, configuration.threadPoolSize)), UInt32(max(1, configuration.connectionLimit)),
+                    UInt32(max(0, configuration.connectionTimeoutSeconds)),
+                    tacitAccessHandler, Unmanaged.passUnretained(core).toOpaque(),
+                    tacitRequestCompleted, Unmanaged.passUnretained(core).toOpaque())
+            }
+        }
+        guard let daemon else { throw failure(configuration, errno: errno) }
+        return daemon
+    }
+
+    private static func failure(_ configuration: HTTPServer.Configuration, errno code: Int32) -> HTTPServerError {
+        let place = "\(configuration.host) port \(configuration.port)"
+        if code == EADDRINUSE {
+            return HTTPServerError(code: .addressInUse, message: "Another process already listens on \(place).")
+        }
+        return HTTPServerError(code: .startFailed, message: "Could not listen on \(place) (errno \(code)).")
+    }
+}

@@ -1,0 +1,48 @@
+extension HTTPServer {
+    /// How the server listens and how much it takes on at once.
+    public struct Configuration: Sendable {
+        /// An IPv4 or IPv6 literal to listen on, e.g. "127.0.0.1", "::1", "0.0.0.0", "::".
+        public var host: String
+        /// The TCP port; 0 picks a free one (read it back from `HTTPServer.port`).
+        public var port: Int
+        /// Largest accepted request body; larger ones answer 413 without calling the handler.
+        public var maxBodyBytes: Int
+        /// Number of libmicrohttpd threads. They only parse and write, never wait for handlers.
+        public var threadPoolSize: Int
+        /// Most open connections at once, streams included.
+        public var connectionLimit: Int
+        /// Most handlers running at once; further requests answer 503 with `Retry-After: 1`
+        /// at once, except for `exemptPaths`.
+        public var maxInFlight: Int
+        /// Paths (exact, before routing) that bypass `maxInFlight`, e.g. health checks.
+        public var exemptPaths: Set<String>
+        /// Seconds an idle connection stays open. Suspended connections (a handler at work,
+        /// or a stream waiting for its next chunk) never time out.
+        public var connectionTimeoutSeconds: Int
+        /// How long `shutdown()` waits for running handlers before answering them 503.
+        public var shutdownGracePeriod: Duration
+
+        /// Creates a configuration; every value has a default.
+        public init(
+            host: String = "127.0.0.1",
+            port: Int = 8080,
+            maxBodyBytes: Int = 65_536,
+            threadPoolSize: Int = 2,
+            connectionLimit: Int = 4_096,
+            maxInFlight: Int = 1_024,
+            exemptPaths: Set<String> = ["/healthz", "/readyz"],
+            connectionTimeoutSeconds: Int = 30,
+            shutdownGracePeriod: Duration = .seconds(5)
+        ) {
+            self.host = host
+            self.port = port
+            self.maxBodyBytes = maxBodyBytes
+            self.threadPoolSize = threadPoolSize
+            self.connectionLimit = connectionLimit
+            self.maxInFlight = maxInFlight
+            self.exemptPaths = exemptPaths
+            self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.shutdownGracePeriod = shutdownGracePeriod
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import CMicroHTTPD
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An HTTP/1.1 server over libmicrohttpd that runs async handlers.
+///
+/// libmicrohttpd's few threads only parse requests and write responses: each request's
+/// connection is suspended while its handler runs as a Swift task, and a streaming
+/// response's connection is suspended while its stream has nothing to send.
+public final class HTTPServer: Sendable {
+    private struct Running {
+        var daemon: OpaquePointer?
+        var port = 0
+        var started = false
+    }
+
+    private let core: ServerCore
+    private let running = Mutex(Running())
+
+    /// Creates a server; nothing listens until `start()`.
+    public init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
+        self.core = ServerCore(configuration: configuration, handler: handler)
+    }
+
+    /// The configuration the server was created with.
+    public var configuration: Configuration { core.configuration }
+
+    /// The port the server listens on (the real one when configured with 0); 0 before `start()`.
+    public var port: Int { running.withLock { $0.port } }
+
+    /// Binds and starts serving. Throws `HTTPServerError` when the address is invalid or taken.
+    public func start() throws {
+        try running.withLock { state in
+            guard !state.started else {
+                throw HTTPServerError(code: .alreadyStarted, message: "The server was already started.")
+            }
+            let daemon = try DaemonStarter.start(core)
+            state.daemon = daemon
+            state.port = Int(cmhd_bound_port(daemon))
+            state.started = true
+        }
+    }
+
+    /// Stops gracefully: stops accepting connections, answers new requests on open ones
+    /// with 503, waits up to `shutdownGracePeriod` for running handlers, ends open
+    /// streams (cancelling their producers), then closes every connection.
+    public func shutdown() async {
+        guard let daemon = running.withLock({ state -> OpaquePointer? in
+            defer { state.daemon = nil }
+            return state.daemon
+        }) else { return }
+        let listener = MHD_quiesce_daemon(daemon)
+        await core.drain()
+        MHD_stop_daemon(daemon)
+        if listener >= 0 { close(listener) }
+    }
+
+    deinit {
+        // A server dropped without shutdown() must still not leave C threads calling into freed memory.
+        guard let daemon = running.withLock({ $0.daemon }) else { return }
+        core.stopAll()
+        MHD_stop_daemon(daemon)
+    }
+}

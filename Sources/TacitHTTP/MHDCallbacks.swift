@@ -1,0 +1,86 @@
+import CMicroHTTPD
+
+// libmicrohttpd calls these plain functions on its own threads. They live here, not in
+// a closure, so they inherit no actor isolation.
+
+/// The access handler: creates the request's context, collects the body, then either
+/// answers at once (413, 503) or suspends the connection and runs the Swift handler.
+func tacitAccessHandler(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?,
+    _ version: UnsafePointer<CChar>?,
+    _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?,
+    _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let conCls, let uploadDataSize else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    guard let raw = conCls.pointee else {
+        let context = ConnectionContext(
+            connection: connection,
+            method: method.map { String(cString: $0) } ?? "GET",
+            path: url.map { String(cString: $0) } ?? "/",
+            maxBodyBytes: core.configuration.maxBodyBytes)
+        context.tooLarge = RequestReader.declaredLength(connection) > core.configuration.maxBodyBytes
+        conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+        core.register(context)
+        return .YES
+    }
+    let context = Unmanaged<ConnectionContext>.fromOpaque(raw).takeUnretainedValue()
+    if uploadDataSize.pointee > 0 {
+        if let uploadData {
+            context.append(UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee))
+        }
+        uploadDataSize.pointee = 0
+        return .YES
+    }
+    return RequestDispatcher.requestComplete(context, core: core)
+}
+
+/// The request-completed callback: the connection is done with this request (answered,
+/// timed out, client gone or daemon stopping). Stops its stream and frees its context.
+func tacitRequestCompleted(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ reason: MHD_RequestTerminationCode
+) {
+    guard let cls, let conCls, let raw = conCls.pointee else { return }
+    conCls.pointee = nil
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    let context = Unmanaged<ConnectionContext>.fromOpaque(raw).takeRetainedValue()
+    context.close()
+    core.unregister(context)
+}
+
+/// The content reader of a streaming response.
+func tacitStreamReader(
+    _ cls: UnsafeMutableRawPointer?,
+    _ position: UInt64,
+    _ buffer: UnsafeMutablePointer<CChar>?,
+    _ max: Int
+) -> Int {
+    guard let cls, let buffer else { return Int(CMHD_READER_END_WITH_ERROR) }
+    return Unmanaged<StreamPump>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)
+}
+
+/// Frees the pump reference held by a streaming response.
+func tacitStreamFree(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<StreamPump>.fromOpaque(cls).release()
+}
+
+/// Collects one header or query value into the dictionary `cls` points to.
+func tacitCollectValue(
+    _ cls: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    let collector = cls.assumingMemoryBound(to: ValueCollector.self)
+    collector.pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+    return .YES
+}

@@ -1,0 +1,57 @@
+import CMicroHTTPD
+
+/// Decides what happens once a request is fully read, and queues responses.
+enum RequestDispatcher {
+    /// Called on a libmicrohttpd thread when the body is complete, and again after a
+    /// resume, when the handler's response is ready.
+    static func requestComplete(_ context: ConnectionContext, core: ServerCore) -> MHD_Result {
+        switch context.phase {
+        case .reading:
+            return start(context, core: core)
+        case .handling:
+            context.phase = .answered
+            let response = context.takeResponse() ?? Problems.shuttingDown
+            return ResponseWriter.queue(response, on: context)
+        case .answered:
+            return .YES
+        }
+    }
+
+    private static func start(_ context: ConnectionContext, core: ServerCore) -> MHD_Result {
+        if context.tooLarge {
+            context.phase = .answered
+            return ResponseWriter.queue(Problems.payloadTooLarge(limit: context.maxBodyBytes), on: context)
+        }
+        switch core.admit(context) {
+        case .overloaded:
+            context.phase = .answered
+            return ResponseWriter.queue(Problems.overloaded, on: context)
+        case .shuttingDown:
+            context.phase = .answered
+            return ResponseWriter.queue(Problems.shuttingDown, on: context)
+        case .admitted:
+            guard context.beginHandling() else {
+                if context.countsTowardLimit { core.handlerFinished() }
+                context.phase = .answered
+                return ResponseWriter.queue(Problems.shuttingDown, on: context)
+            }
+            context.phase = .handling
+            let request = RequestReader.request(for: context)
+            context.connection.suspend()
+            run(request, in: context, core: core)
+            return .YES
+        }
+    }
+
+    /// Runs the handler off libmicrohttpd's threads. A detached task is the bridge from
+    /// C threads into Swift concurrency; nothing here inherits a caller's context.
+    private static func run(_ request: HTTPRequest, in context: ConnectionContext, core: ServerCore) {
+        let handler = core.handler
+        Task.detached {
+            let response = await handler(request)
+            if context.countsTowardLimit { core.handlerFinished() }
+            // Losing to shutdown drops the response; a dropped stream ends its producer.
+            context.settle(with: response)
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// Dispatches requests by method and path pattern.
+///
+/// Patterns are "/"-separated; a `:name` segment captures one segment and a final
+/// `*name` segment captures the rest of the path. When several patterns match, the
+/// most specific wins (literal segments before parameters). HEAD falls back to the GET
+/// route, OPTIONS answers 204 with `Allow`, a path that exists under other methods
+/// answers 405 and an unknown path 404, both as problem+json.
+public struct Router: Sendable {
+    private struct Route: Sendable {
+        let method: String
+        let pattern: RoutePattern
+        let handler: HTTPHandler
+    }
+
+    /// Methods the router knows; anything else answers 501.
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+
+    private var routes: [Route] = []
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// Adds a route; `method` is matched case-sensitively, as HTTP requires.
+    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping HTTPHandler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+    }
+
+    /// Answers `request` with the matching route's handler, or a problem response.
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        guard Router.knownMethods.contains(request.method) else {
+            return .problem(status: 501, type: "not-implemented", title: "Method not implemented",
+                            detail: "The server does not support this request method.")
+        }
+        let parts = RoutePattern.split(request.path)
+        let matches = routes.compactMap { route in route.pattern.match(parts).map { (route, $0) } }
+        if let (route, parameters) = best(matches, for: request.method) {
+            var request = request
+            request.pathParameters = parameters
+            request.routePattern = route.pattern.text
+            return await route.handler(request)
+        }
+        if matches.isEmpty {
+            return .problem(status: 404, type: "not-found", title: "Not found",
+                            detail: "No resource exists at this path.")
+        }
+        return answerWithoutRoute(request.method, allowed: allowedMethods(matches.map(\.0.method)))
+    }
+
+    private func best(_ matches: [(Route, [String: String])], for method: String) -> (Route, [String: String])? {
+        let exact = matches.filter { $0.0.method == method }
+        let candidates = exact.isEmpty && method == "HEAD" ? matches.filter { $0.0.method == "GET" } : exact
+        return candidates.reduce(nil) { current, next in
+            guard let current else { return next }
+            return next.0.pattern.isMoreSpecific(than: current.0.pattern) ? next : current
+        }
+    }
+
+    private func allowedMethods(_ methods: [String]) -> String {
+        var set = Set(methods)
+        if set.contains("GET") { set.insert("HEAD") }
+        set.insert("OPTIONS")
+        return set.sorted().joined(separator: ", ")
+    }
+
+    private func answerWithoutRoute(_ method: String, allowed: String) -> HTTPResponse {
+        if method == "OPTIONS" {
+            return .empty(status: 204, headers: [("Allow", allowed)])
+        }
+        return .problem(status: 405, type: "method-not-allowed", title: "Method not allowed",
+                        detail: "This path does not support the request method.",
+                        headers: [("Allow", allowed)])
+    }
+}

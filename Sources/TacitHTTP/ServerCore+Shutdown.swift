@@ -1,0 +1,26 @@
+/// Graceful shutdown steps; `HTTPServer.shutdown()` calls `drain()` between quiescing
+/// the daemon and stopping it.
+extension ServerCore {
+    /// How long closing connections get to send their last bytes once handlers and
+    /// streams are ended.
+    static let closingGracePeriod = Duration.seconds(1)
+
+    func drain() async {
+        book.withLock { $0.shuttingDown = true }
+        await wait(until: { $0.inFlight == 0 }, timeout: configuration.shutdownGracePeriod)
+        stopAll()
+        await wait(until: { $0.live.isEmpty }, timeout: ServerCore.closingGracePeriod)
+    }
+
+    /// Answers every still-running handler with 503 and ends every stream, so no
+    /// connection stays suspended: libmicrohttpd must not stop with suspended connections.
+    func stopAll() {
+        let contexts = book.withLock { book in
+            book.shuttingDown = true
+            return Array(book.live.values)
+        }
+        for context in contexts {
+            context.stop(answering: Problems.shuttingDown)
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct RawSocketError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A blocking POSIX TCP client, for what URLSession cannot express: choosing the source
+/// address, sending odd methods or chunked uploads, and reading a stream incrementally.
+/// Reads time out after 5 seconds so a broken server fails a test instead of hanging it.
+final class RawConnection {
+    let fd: Int32
+    private var received: [UInt8] = []
+
+    init(port: Int, host: String = "127.0.0.1", source: String? = nil) throws {
+        let family = host.contains(":") ? AF_INET6 : AF_INET
+        fd = socket(family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawSocketError(description: "socket failed") }
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = RawConnection.address(source, port: 0)
+            guard RawConnection.withSockaddr(&local, { bind(fd, $0, $1) }) == 0 else {
+                Glibc.close(fd)
+                throw RawSocketError(description: "bind to \(source) failed")
+            }
+        }
+        var remote = RawConnection.address(host, port: port)
+        guard RawConnection.withSockaddr(&remote, { connect(fd, $0, $1) }) == 0 else {
+            Glibc.close(fd)
+            throw RawSocketError(description: "connect failed")
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func send(_ text: String) throws {
+        try send(Array(text.utf8))
+    }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw RawSocketError(description: "send failed") }
+            offset += sent
+        }
+    }
+
+    /// Reads until the received text contains `marker`; returns everything received so far.
+    func read(until marker: String) throws -> String {
+        while !text.contains(marker) {
+            guard try readSome() else { throw RawSocketError(description: "closed before marker; got \(text.count) chars") }
+        }
+        return text
+    }
+
+    /// Reads until the server closes the connection.
+    func readToEnd() throws -> String {
+        while try readSome() {}
+        return text
+    }
+
+    var text: String { String(decoding: received, as: UTF8.self) }
+
+    /// Closes the write side and the read side, as a client that goes away does.
+    func shutdownBoth() { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+
+    private func readSome() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count < 0 { throw RawSocketError(description: "recv failed (errno \(errno))") }
+        received += chunk[0..<count]
+        return count > 0
+    }
+
+    private static func address(_ host: String, port: Int) -> sockaddr_storage {
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { raw in
+            if host.contains(":") {
+                let v6 = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)
+                v6.pointee.sin6_family = sa_family_t(AF_INET6)
+                v6.pointee.sin6_port = in_port_t(UInt16(port).bigEndian)
+                inet_pton(AF_INET6, host, &v6.pointee.sin6_addr)
+            } else {
+                let v4 = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)
+                v4.pointee.sin_family = sa_family_t(AF_INET)
+                v4.pointee.sin_port = in_port_t(UInt16(port).bigEndian)
+                inet_pton(AF_INET, host, &v4.pointee.sin_addr)
+            }
+        }
+        return storage
+    }
+
+    private static func withSockaddr(_ address: inout sockaddr_storage, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        let length = Int32(address.ss_family) == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(length)) }
+        }
+    }
+}
+
+/// Runs blocking socket work on its own thread, so it never stalls Swift's cooperative
+/// pool (which also runs the server's handlers).
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread {
+            continuation.resume(with: Result { try work() })
+        }
+    }
+}

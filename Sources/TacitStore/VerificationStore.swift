@@ -29,6 +29,8 @@ public protocol VerificationStore: Sendable {
     func deadlines(limit: Int) async throws -> [Deadline]
 
     func idempotencyRecord(key: String) async throws -> IdempotencyRecord?
+    /// Keeps the response of the request that inserted the record, for repeats.
+    func saveIdempotentResponse(key: String, status: Int, sealedBody: [UInt8]) async throws
 
     /// A named server setting (for example the code-hashing secret), nil when absent.
     func setting(_ name: String) async throws -> [UInt8]?
@@ -77,6 +79,7 @@ public struct IdempotencyRecord: Sendable, Equatable {
     public var key: String
     /// SHA-256 of the request body, to tell a true repeat from a reused key.
     public var requestHash: [UInt8]
+    /// 0 while the first request is still being answered.
     public var status: Int
     /// The response body, sealed: it may hold a client token.
     public var sealedBody: [UInt8]

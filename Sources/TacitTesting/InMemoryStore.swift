@@ -67,6 +67,13 @@ public final class InMemoryStore: VerificationStore {
         state.withLock { $0.idempotency[key] }
     }
 
+    public func saveIdempotentResponse(key: String, status: Int, sealedBody: [UInt8]) async throws {
+        state.withLock { state in
+            state.idempotency[key]?.status = status
+            state.idempotency[key]?.sealedBody = sealedBody
+        }
+    }
+
     public func setting(_ name: String) async throws -> [UInt8]? {
         state.withLock { $0.settings[name] }
     }

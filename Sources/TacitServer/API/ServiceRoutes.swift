@@ -1,0 +1,42 @@
+import Foundation
+import TacitCore
+import TacitHTTP
+import TacitStore
+
+/// Health, readiness, metrics, the OpenAPI document, the web console and the dev inbox.
+struct ServiceRoutes: Sendable {
+    let store: any VerificationStore
+    let metrics: Metrics
+    let timers: TimerScheduler
+    let hub: EventHub
+    let inbox: HandsetInbox?
+    let assets: ConsoleAssets
+    let ready: @Sendable () -> Bool
+
+    func register(_ router: inout RouteTable) {
+        router.add("GET", "/healthz") { _ in .json(bytes: Array(#"{"status":"ok"}"#.utf8)) }
+        router.add("GET", "/readyz") { _ in
+            ready() ? .json(bytes: Array(#"{"status":"ready"}"#.utf8))
+                : APIProblem(status: 503, type: "not-ready", title: "Not ready", detail: "The server is starting.").response
+        }
+        router.add("GET", "/metrics") { _ in await metricsText() }
+        router.add("GET", "/v1/openapi.json") { _ in assets.response(for: "openapi.json") }
+        router.add("GET", "/") { _ in assets.response(for: "index.html") }
+        router.add("GET", "/:file") { request in assets.response(for: request.pathParameters["file"] ?? "") }
+        if let inbox {
+            router.add("GET", "/v1/dev/handsets/:number/inbox") { request in
+                let number = request.pathParameters["number"] ?? ""
+                guard number.hasPrefix("+"), number.dropFirst().allSatisfy(\.isNumber), (8...16).contains(number.count) else {
+                    return APIProblem.invalidPhoneNumber("The handset number must be in E.164 form, like +99012345670.").response
+                }
+                return .json(bytes: JSONText.encode(["messages": inbox.messages(for: number)]), headers: [("Cache-Control", "no-store")])
+            }
+        }
+    }
+
+    private func metricsText() async -> HTTPResponse {
+        let pending = (try? await store.pendingCount()) ?? 0
+        let text = metrics.render(pending: pending, timers: await timers.count, subscribers: hub.subscriberCount)
+        return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
+    }
+}

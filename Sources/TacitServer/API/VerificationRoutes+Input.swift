@@ -1,0 +1,75 @@
+import Foundation
+import TacitCore
+import TacitCrypto
+import TacitHTTP
+import TacitPhone
+import TacitStore
+
+extension VerificationRoutes {
+    /// Runs a handler, turning thrown problems into problem+json responses. Anything
+    /// else thrown is the server's fault: a 503 without internals, never a crash.
+    func respond(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> @Sendable (HTTPRequest) async -> HTTPResponse {
+        { request in
+            do { return try await handler(request) }
+            catch let problem as APIProblem { return problem.response }
+            catch { return APIProblem.unavailable.response }
+        }
+    }
+
+    func id(_ request: HTTPRequest) throws(APIProblem) -> String {
+        guard let id = request.pathParameters["id"], !id.isEmpty, id.count <= 64,
+              id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw APIProblem.notFound
+        }
+        return id
+    }
+
+    func requireJSON(_ request: HTTPRequest) throws(APIProblem) {
+        if let type = request.header("content-type"), !type.lowercased().contains("json") { throw .unsupportedMediaType }
+    }
+
+    func parsePhone(_ start: StartRequest) throws(APIProblem) -> PhoneNumber {
+        do {
+            return try phones.parse(start.phoneNumber, defaultRegion: start.country, allowVirtualRange: allowVirtualRange)
+        } catch {
+            throw .invalidPhoneNumber(error.description)
+        }
+    }
+
+    /// OTP steps take exactly `code_length` digits; the silent step takes the code the
+    /// network handed the device. A malformed code is refused before it can count as an attempt.
+    func validate(code: String, for verification: Verification) throws(APIProblem) {
+        let valid: Bool
+        if verification.activeChannel == .silentAuth {
+            valid = (8...128).contains(code.count) && code.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        } else {
+            valid = code.count == verification.codeLength && code.allSatisfy { $0.isASCII && $0.isNumber }
+        }
+        guard valid else {
+            let reason = verification.activeChannel == .silentAuth
+                ? "must be the code returned by the check_url"
+                : "must be \(verification.codeLength) digits"
+            throw .invalid([InvalidParameter(name: "code", reason: reason)])
+        }
+    }
+
+    func idempotencyRecord(for request: HTTPRequest) async throws -> IdempotencyRecord? {
+        guard let key = request.header("idempotency-key") else { return nil }
+        guard (1...255).contains(key.count) else {
+            throw APIProblem.invalid([InvalidParameter(name: "Idempotency-Key", reason: "must be 1 to 255 characters")])
+        }
+        return IdempotencyRecord(key: secrets.fieldProtection.index("idem:" + key), requestHash: SHA256.hash(request.body),
+                                 status: 0, sealedBody: [], createdAt: runner.clock.now())
+    }
+
+    /// The first response to this key, when the request repeats it exactly.
+    func replay(_ record: IdempotencyRecord) async throws -> HTTPResponse? {
+        guard let first = try await store.idempotencyRecord(key: record.key) else { return nil }
+        guard ConstantTime.equals(first.requestHash, record.requestHash) else { throw APIProblem.idempotencyReused }
+        guard first.status != 0, let body = try? secrets.fieldProtection.open(first.sealedBody) else {
+            throw APIProblem(status: 409, type: "idempotency-in-progress", title: "Request in progress",
+                             detail: "The first request with this Idempotency-Key is still being answered; retry shortly.")
+        }
+        return .json(status: first.status, bytes: body, headers: [("Idempotent-Replayed", "true")])
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import TacitCore
+import TacitCrypto
+import TacitHTTP
+import TacitPhone
+import TacitStore
+
+/// The `/v1/verifications` routes (SPEC §2).
+struct VerificationRoutes: Sendable {
+    let runner: WorkflowRunner
+    let store: any VerificationStore
+    let secrets: ServerSecrets
+    let ids: IDGenerator
+    let phones: PhoneNumberParser
+    let allowVirtualRange: Bool
+
+    func register(_ router: inout RouteTable) {
+        router.add("POST", "/v1/verifications") { await respond { try await create($0) }($0) }
+        router.add("GET", "/v1/verifications/:id") { await respond { try await state($0) }($0) }
+        router.add("POST", "/v1/verifications/:id/check") { await respond { try await check($0) }($0) }
+        router.add("POST", "/v1/verifications/:id/next") { await respond { try await next($0) }($0) }
+        router.add("DELETE", "/v1/verifications/:id") { await respond { try await cancel($0) }($0) }
+    }
+
+    func create(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try requireJSON(request)
+        let start = try StartRequest(body: request.body)
+        let number = try parsePhone(start)
+        let idempotency = try await idempotencyRecord(for: request)
+        if let idempotency, let replay = try await replay(idempotency) { return replay }
+        let clientToken = Token.generate(prefix: "ct_")
+        let draft = Verification(id: ids.make(), phoneNumber: number.e164, options: start.options,
+                                 clientTokenHash: secrets.tokenHash(clientToken), createdAt: runner.clock.now())
+        let event = EventDraft("api:create", note: "The app's backend asked Tacit to verify \(number.redacted) (POST /v1/verifications).",
+                               data: ["phone_number": .phone(number.e164), "client_ref": start.options.clientRef.map { .text($0) } ?? .null])
+        let outcome: WorkflowRunner.Outcome<Void>
+        do {
+            outcome = try await runner.create(draft, events: [event], idempotency: idempotency)
+        } catch let error as StoreError where error == .concurrentVerification {
+            throw APIProblem.concurrent
+        } catch let error as StoreError where error == .idempotencyKeyReused {
+            if let idempotency, let replay = try await replay(idempotency) { return replay }
+            throw APIProblem.idempotencyReused
+        }
+        let body = JSONText.encode(VerificationBody(outcome.verification, checkURL: outcome.checkURL, clientToken: clientToken))
+        if let idempotency {
+            try await store.saveIdempotentResponse(key: idempotency.key, status: 202, sealedBody: secrets.fieldProtection.seal(body))
+        }
+        return .json(status: 202, bytes: body, headers: [("Location", "/v1/verifications/\(outcome.verification.id)")])
+    }
+
+    func state(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let verification = try await store.verification(id: try id(request)) else { throw APIProblem.notFound }
+        return .json(bytes: JSONText.encode(VerificationBody(verification)))
+    }
+
+    func check(_ request: HTTPRequest) async throws -> HTTPResponse {
+        try requireJSON(request)
+        let id = try id(request)
+        var json = try JSONRequest(body: request.body)
+        let code = json.string("code", required: true)
+        try json.finish()
+        guard let verification = try await store.verification(id: id) else { throw APIProblem.notFound }
+        guard verification.status == .pending else { throw APIProblem.notPending(verification.status) }
+        try validate(code: code ?? "", for: verification)
+        let event = EventDraft("api:check", channel: verification.activeChannel,
+                               note: "A code was submitted for checking (POST /v1/verifications/{id}/check).",
+                               data: ["code": .code(code ?? "")])
+        guard let outcome = try await runner.check(id, code: code ?? "", events: [event]) else { throw APIProblem.notFound }
+        switch outcome.result {
+        case .completed: return .json(bytes: JSONText.encode(["request_id": id, "status": "completed"]))
+        case .wrongCode(let remaining): throw APIProblem.invalidCode(remaining: remaining)
+        case .tooManyAttempts: throw APIProblem.tooManyAttempts
+        case .notPending(let status): throw APIProblem.notPending(status)
+        }
+    }
+
+    func next(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let id = try id(request)
+        let event = EventDraft("api:next", note: "The app asked to skip to the next step now (POST /v1/verifications/{id}/next).")
+        let outcome: WorkflowRunner.Outcome<Void>?
+        do {
+            outcome = try await runner.transition(id, events: [event]) { try $0.handle(.next) }
+        } catch let refusal as WorkflowRefusal {
+            switch refusal {
+            case .noNextChannel: throw APIProblem.noNextChannel
+            case .notPending(let status): throw APIProblem.notPending(status)
+            }
+        }
+        guard outcome != nil, let current = try await store.verification(id: id) else { throw APIProblem.notFound }
+        return .json(bytes: JSONText.encode(VerificationBody(current)))
+    }
+
+    func cancel(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let id = try id(request)
+        let event = EventDraft("api:cancel", note: "The app cancelled the verification (DELETE /v1/verifications/{id}).")
+        do {
+            guard try await runner.transition(id, events: [event], { try $0.handle(.cancel) }) != nil else { throw APIProblem.notFound }
+        } catch let refusal as WorkflowRefusal {
+            if case .notPending(.cancelled) = refusal { return .empty(status: 204) }
+            if case .notPending(let status) = refusal { throw APIProblem.notPending(status) }
+            throw APIProblem.notPending(.pending)
+        }
+        return .empty(status: 204)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Everything `tacit serve` can be told, by flag, `TACIT_*` environment variable or config file.
+public struct ServerConfiguration: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var databasePath = "./tacit.db"
+    public var databaseURL: String?
+    /// Turns on the virtual operator, the handset inbox and keyless loopback access.
+    public var dev = false
+    /// The master secret; generated and kept in the store when nil.
+    public var secret: String?
+    /// The URL devices and browsers reach this server at; derived from host and port when nil.
+    public var publicURL: String?
+    /// Extra latency the virtual operator adds per hop, in milliseconds.
+    public var operatorLatencyMilliseconds = 0
+    public var threadPoolSize = 4
+    public var maxInFlight = 2048
+
+    public init() {}
+
+    /// The base URL for links this server hands out.
+    public func baseURL(port actualPort: Int) -> String {
+        if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
+        let shownHost = host == "0.0.0.0" ? "127.0.0.1" : host.contains(":") ? "[\(host)]" : host
+        return "http://\(shownHost):\(actualPort)"
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import TacitHTTP
+
+/// The web console's files and the OpenAPI document, read once from the package's
+/// resources at start-up.
+struct ConsoleAssets: Sendable {
+    private let files: [String: (type: String, bytes: [UInt8])]
+
+    init() {
+        var files: [String: (String, [UInt8])] = [:]
+        let types = ["html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
+                     "json": "application/json", "svg": "image/svg+xml", "png": "image/png"]
+        if let console = Bundle.module.url(forResource: "Console", withExtension: nil),
+           let names = try? FileManager.default.contentsOfDirectory(atPath: console.path) {
+            for name in names {
+                guard let data = FileManager.default.contents(atPath: console.appendingPathComponent(name).path) else { continue }
+                let ext = (name as NSString).pathExtension
+                files[name] = (types[ext] ?? "application/octet-stream", Array(data))
+            }
+        }
+        if let url = Bundle.module.url(forResource: "openapi", withExtension: "json"), let data = try? Data(contentsOf: url) {
+            files["openapi.json"] = ("application/json", Array(data))
+        }
+        self.files = files
+    }
+
+    func response(for name: String) -> HTTPResponse {
+        guard !name.contains(".."), let file = files[name] else {
+            return .problem(status: 404, type: "not-found", title: "Not found", detail: "No such console file.")
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", file.type), ("Cache-Control", "no-cache")], body: .bytes(file.bytes))
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Synchronization
+import TacitCore
+import TacitCrypto
+import TacitHTTP
+import TacitPhone
+import TacitStore
+
+/// The composition root: builds the store, engine, operator and routes from a
+/// configuration, and runs them until shut down. No globals; tests build their own.
+public final class TacitApplication: Sendable {
+    /// What a test or an embedding program may replace.
+    public struct Dependencies: Sendable {
+        public var clock: any TacitClock = SystemClock()
+        public var codes: CodeGenerator = .secure
+        public var ids = IDGenerator { Token.generate(prefix: "vf_", bytes: 16).replacingOccurrences(of: "-", with: "x") }
+        /// The production sender for numbers outside the virtual range.
+        public var sender: any MessageSender = NoProviderSender()
+        public var silentAuth: (any SilentAuthProvider)?
+        public var simSwap: (any SimSwapChecker)?
+        public init() {}
+    }
+
+    public let configuration: ServerConfiguration
+    let store: any VerificationStore
+    let dependencies: Dependencies
+    private let state = Mutex<Running?>(nil)
+    private let isReady = Atomic<Bool>(false)
+
+    struct Running: Sendable {
+        var server: HTTPServer
+        var scheduler: Task<Void, Never>
+        var runner: WorkflowRunner
+        var inbox: HandsetInbox?
+    }
+
+    public init(configuration: ServerConfiguration, store: any VerificationStore, dependencies: Dependencies = Dependencies()) {
+        self.configuration = configuration
+        self.store = store
+        self.dependencies = dependencies
+    }
+
+    /// Migrates the store, re-arms every pending timer, starts listening and firing timers.
+    public func start() async throws {
+        try await store.migrate()
+        let secrets = try await ServerSecrets.load(configured: configuration.secret, store: store)
+        let clock = dependencies.clock
+        let metrics = Metrics()
+        let hub = EventHub()
+        let timers = TimerScheduler(clock: clock)
+        let inbox = configuration.dev ? HandsetInbox(clock: clock) : nil
+        let sender: any MessageSender = inbox.map { RoutingSender(inbox: $0, fallback: dependencies.sender) } ?? dependencies.sender
+        let runner = WorkflowRunner(
+            store: store, clock: clock, secrets: secrets, codes: dependencies.codes, sender: sender,
+            silent: dependencies.silentAuth ?? UnavailableSilentAuth(), simSwap: dependencies.simSwap ?? NoSimSwapChecker(),
+            timers: timers, hub: hub, metrics: metrics)
+        for deadline in try await store.deadlines(limit: .max) { await timers.schedule(deadline.id, at: deadline.at) }
+
+        var router = RouteTable(metrics: metrics)
+        VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
+                           allowVirtualRange: configuration.dev).register(&router)
+        ServiceRoutes(store: store, metrics: metrics, timers: timers, hub: hub, inbox: inbox, assets: ConsoleAssets(),
+                      ready: { [weak self] in self?.isReady.load(ordering: .relaxed) ?? false }).register(&router)
+        let routes = router.router
+        let server = HTTPServer(configuration: httpConfiguration()) { request in await routes.handle(request) }
+        try server.start()
+        // The scheduler is the one long-running task the application owns; shutdown cancels it.
+        let scheduler = Task { await timers.run { id in await runner.timerFired(id) } }
+        state.withLock { $0 = Running(server: server, scheduler: scheduler, runner: runner, inbox: inbox) }
+        isReady.store(true, ordering: .relaxed)
+    }
+
+    /// The port the server listens on (useful with port 0).
+    public var port: Int { state.withLock { $0?.server.port ?? 0 } }
+    public var baseURL: String { configuration.baseURL(port: port) }
+
+    public func shutdown() async {
+        isReady.store(false, ordering: .relaxed)
+        guard let running = state.withLock({ $0 }) else { return }
+        running.scheduler.cancel()
+        await running.server.shutdown()
+        state.withLock { $0 = nil }
+    }
+
+    private func httpConfiguration() -> HTTPServer.Configuration {
+        var http = HTTPServer.Configuration()
+        http.host = configuration.host
+        http.port = configuration.port
+        http.threadPoolSize = configuration.threadPoolSize
+        http.maxInFlight = configuration.maxInFlight
+        http.exemptPaths = ["/healthz", "/readyz", "/metrics"]
+        return http
+    }
+}

@@ -50,6 +50,13 @@ public struct SQL: Sendable, Hashable, ExpressibleByStringInterpolation {
             bindings.append(value.sqliteValue)
         }
 
+        /// Binds an optional value, NULL when absent. Spelled out so that the
+        /// compiler knows an optional here is intended.
+        public mutating func appendInterpolation<Wrapped: SQLiteValueConvertible>(_ value: Wrapped?) {
+            text += "?"
+            bindings.append(value.sqliteValue)
+        }
+
         /// Binds each value, comma-separated, for `IN (...)`. An empty list binds
         /// a single NULL, so `x IN (NULL)` matches nothing instead of failing to parse.
         public mutating func appendInterpolation<Value: SQLiteValueConvertible>(list values: [Value]) {

@@ -44,6 +44,7 @@ public final class TacitApplication: Sendable {
     public func start() async throws {
         try await store.migrate()
         let secrets = try await ServerSecrets.load(configured: configuration.secret, store: store)
+        store.protect(with: secrets.fieldProtection)
         let clock = dependencies.clock
         let metrics = Metrics()
         let hub = EventHub()

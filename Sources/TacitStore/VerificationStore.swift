@@ -8,6 +8,10 @@ public protocol VerificationStore: Sendable {
     /// Creates tables or brings them up to date.
     func migrate() async throws
 
+    /// How to seal personal fields; set once after `migrate`, before any verification
+    /// is read or written (the keys come from the store's own settings).
+    func protect(with fields: any FieldProtection)
+
     /// Inserts a new verification with its first events, and the idempotency record
     /// when given. Throws `StoreError.concurrentVerification` when another pending
     /// verification holds the same number, `StoreError.idempotencyKeyReused` when
@@ -19,7 +23,7 @@ public protocol VerificationStore: Sendable {
     /// Reads the verification, lets `body` change it, and writes the change and the
     /// events `body` returns, all in one transaction. nil when the id is unknown.
     func update<T: Sendable>(
-        id: String, at: Date, _ body: @Sendable (inout Verification) throws -> StoreChange<T>
+        id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
     ) async throws -> StoreUpdateResult<T>?
 
     /// Timeline events with `seq` greater than `after`, oldest first.

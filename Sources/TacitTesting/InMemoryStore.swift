@@ -18,6 +18,9 @@ public final class InMemoryStore: VerificationStore {
 
     public func migrate() async throws {}
 
+    /// Nothing is at rest here, so nothing to seal.
+    public func protect(with fields: any FieldProtection) {}
+
     public func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         try state.withLock { state in
             if let idempotency, state.idempotency[idempotency.key] != nil { throw StoreError.idempotencyKeyReused }
@@ -38,7 +41,7 @@ public final class InMemoryStore: VerificationStore {
     }
 
     public func update<T: Sendable>(
-        id: String, at: Date, _ body: @Sendable (inout Verification) throws -> StoreChange<T>
+        id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
     ) async throws -> StoreUpdateResult<T>? {
         try state.withLock { state in
             guard var verification = state.verifications[id] else { return nil }

@@ -1,1 +1,29 @@
-print("tacit")
+import Foundation
+
+let commands = """
+    Usage: tacit COMMAND [OPTIONS]
+
+    Commands:
+      serve       run the verification server
+      verify      verify a number end to end, as app and device
+      timeline    print, follow, export or replay a verification's timeline
+      keys        create, list and revoke API keys
+
+    Run `tacit COMMAND --help` for a command's options.
+    """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+switch arguments.first {
+case "serve":
+    if arguments.contains("--help") { print(ServeCommand.usage); status = 0 }
+    else { status = await ServeCommand.run(Array(arguments.dropFirst())) }
+case "--help", "-h", "help":
+    print(commands)
+    status = 0
+case nil:
+    status = CLI.usageError("no command given", usage: commands)
+case let other?:
+    status = CLI.usageError("unknown command \(other)", usage: commands)
+}
+exit(status)

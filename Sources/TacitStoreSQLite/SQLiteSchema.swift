@@ -1,0 +1,37 @@
+/// The store's migrations, named and applied in order.
+enum SQLiteSchema {
+    static let migrator = Migrator([
+        Migration("001_verifications", sql: """
+            CREATE TABLE verifications (
+                id TEXT PRIMARY KEY,
+                phone_index TEXT NOT NULL,
+                phone_sealed BLOB NOT NULL,
+                status TEXT NOT NULL,
+                deadline REAL,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL,
+                last_seq INTEGER NOT NULL,
+                record BLOB NOT NULL
+            );
+            CREATE UNIQUE INDEX verifications_one_pending_per_number ON verifications(phone_index) WHERE status = 'pending';
+            CREATE INDEX verifications_pending_deadline ON verifications(deadline) WHERE status = 'pending';
+            CREATE TABLE events (
+                request_id TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                body BLOB NOT NULL,
+                PRIMARY KEY (request_id, seq)
+            ) WITHOUT ROWID;
+            CREATE TABLE idempotency (
+                key TEXT PRIMARY KEY,
+                request_hash BLOB NOT NULL,
+                status INTEGER NOT NULL,
+                body BLOB NOT NULL,
+                created_at REAL NOT NULL
+            );
+            CREATE TABLE settings (
+                name TEXT PRIMARY KEY,
+                value BLOB NOT NULL
+            );
+            """),
+    ])
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Synchronization
+import TacitStore
+
+extension SQLiteVerificationStore {
+    public func idempotencyRecord(key: String) async throws -> IdempotencyRecord? {
+        let rows = try await database.read { db in try db.query("SELECT * FROM idempotency WHERE key = \(key)") }
+        return try rows.first.map { row in
+            IdempotencyRecord(key: try row.string("key"), requestHash: try row.blob("request_hash"), status: try row.int("status"),
+                              sealedBody: try row.blob("body"), createdAt: Date(timeIntervalSince1970: try row.double("created_at")))
+        }
+    }
+
+    public func saveIdempotentResponse(key: String, status: Int, sealedBody: [UInt8]) async throws {
+        try await database.write { db in
+            try db.execute("UPDATE idempotency SET status = \(status), body = \(sealedBody) WHERE key = \(key)")
+        }
+    }
+
+    public func setting(_ name: String) async throws -> [UInt8]? {
+        try await database.read { db in try db.query("SELECT value FROM settings WHERE name = \(name)").first?.blob("value") }
+    }
+
+    public func setSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> [UInt8] {
+        try await database.write { db in
+            try db.execute("INSERT INTO settings (name, value) VALUES (\(name), \(value)) ON CONFLICT (name) DO NOTHING")
+            return try db.query("SELECT value FROM settings WHERE name = \(name)").first?.blob("value") ?? value
+        }
+    }
+}
+
+/// The field protection, set once after the store opens (its keys live in the store).
+final class LazyProtection: Sendable {
+    private let value = Mutex<(any FieldProtection)?>(nil)
+
+    func set(_ fields: any FieldProtection) { value.withLock { $0 = fields } }
+
+    func get() throws -> any FieldProtection {
+        guard let fields = value.withLock({ $0 }) else { throw StoreError.backend("field protection is not configured") }
+        return fields
+    }
+}

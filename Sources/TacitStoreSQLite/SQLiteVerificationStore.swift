@@ -1,0 +1,117 @@
+import Foundation
+import TacitCore
+import TacitStore
+
+/// The embedded store: one SQLite file in WAL mode, one writer. Phone numbers are
+/// sealed by `FieldProtection`; events are stored already redacted.
+public final class SQLiteVerificationStore: VerificationStore {
+    let database: SQLiteDatabase
+    private let protection: LazyProtection
+
+    /// `protection` may be set after opening (the keys live in the store's own settings).
+    public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws {
+        database = try SQLiteDatabase(path: path, options: options)
+        protection = LazyProtection()
+    }
+
+    /// Sets how phone numbers are sealed; call once, before any verification is written.
+    public func protect(with fields: any FieldProtection) { protection.set(fields) }
+
+    public func migrate() async throws {
+        try await database.migrate(SQLiteSchema.migrator)
+    }
+
+    public func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
+        let fields = try protection.get()
+        let index = fields.index(verification.phoneNumber)
+        let sealed = fields.seal(Array(verification.phoneNumber.utf8))
+        return try await database.write { db in
+            try db.transaction {
+                var stored = verification
+                let written = stored.record(events, at: at)
+                if let idempotency {
+                    do {
+                        try db.execute("""
+                            INSERT INTO idempotency (key, request_hash, status, body, created_at)
+                            VALUES (\(idempotency.key), \(idempotency.requestHash), 0, \([UInt8]()), \(at.timeIntervalSince1970))
+                            """)
+                    } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.idempotencyKeyReused }
+                }
+                do {
+                    try db.execute("""
+                        INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record)
+                        VALUES (\(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
+                                \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq),
+                                \(VerificationRecord.encode(stored)))
+                        """)
+                } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.concurrentVerification }
+                try Self.append(written, db)
+                return written
+            }
+        }
+    }
+
+    public func verification(id: String) async throws -> Verification? {
+        let fields = try protection.get()
+        let rows = try await database.read { db in try db.query("SELECT * FROM verifications WHERE id = \(id)") }
+        return try rows.first.map { try Self.verification($0, fields) }
+    }
+
+    public func update<T: Sendable>(
+        id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
+    ) async throws -> StoreUpdateResult<T>? {
+        let fields = try protection.get()
+        return try await database.write { db in
+                try db.transaction {
+                    guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id)").first else { return nil }
+                    var verification = try Self.verification(row, fields)
+                    let change = try body(&verification)
+                    let written = verification.record(change.events, at: at)
+                    try db.execute("""
+                        UPDATE verifications SET status = \(verification.status.rawValue),
+                            deadline = \(verification.deadline?.timeIntervalSince1970), updated_at = \(at.timeIntervalSince1970),
+                            last_seq = \(verification.lastSeq), record = \(VerificationRecord.encode(verification))
+                        WHERE id = \(id)
+                        """)
+                    try Self.append(written, db)
+                    return StoreUpdateResult(result: change.result, verification: verification, events: written)
+                }
+        }
+    }
+
+    public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
+        let rows = try await database.read { db in
+            try db.query("SELECT body FROM events WHERE request_id = \(id) AND seq > \(after) ORDER BY seq LIMIT \(limit)")
+        }
+        let decoder = JSONDecoder()
+        return try rows.map { try decoder.decode(TimelineEvent.self, from: Data(try $0.blob("body"))) }
+    }
+
+    public func deadlines(limit: Int) async throws -> [Deadline] {
+        let rows = try await database.read { db in
+            try db.query("SELECT id, deadline FROM verifications WHERE status = 'pending' AND deadline IS NOT NULL ORDER BY deadline LIMIT \(limit)")
+        }
+        return try rows.map { Deadline(id: try $0.string("id"), at: Date(timeIntervalSince1970: try $0.double("deadline"))) }
+    }
+
+    public func pendingCount() async throws -> Int {
+        try await database.read { db in try db.query("SELECT COUNT(*) AS n FROM verifications WHERE status = 'pending'").first?.int("n") ?? 0 }
+    }
+
+    static func append(_ events: [TimelineEvent], _ db: SQLiteConnection) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for event in events {
+            try db.execute("INSERT INTO events (request_id, seq, body) VALUES (\(event.requestId), \(event.seq), \(Array(try encoder.encode(event))))")
+        }
+    }
+
+    static func verification(_ row: Row, _ fields: any FieldProtection) throws -> Verification {
+        let phone = String(decoding: try fields.open(try row.blob("phone_sealed")), as: UTF8.self)
+        guard let status = VerificationStatus(rawValue: try row.string("status")) else { throw StoreError.backend("unknown status") }
+        return try VerificationRecord.decode(try row.blob("record")).verification(
+            id: try row.string("id"), phoneNumber: phone, status: status,
+            deadline: try row.optionalDouble("deadline").map(Date.init(timeIntervalSince1970:)),
+            createdAt: Date(timeIntervalSince1970: try row.double("created_at")), lastSeq: try row.int("last_seq"))
+    }
+}

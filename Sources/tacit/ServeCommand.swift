@@ -1,0 +1,56 @@
+import Foundation
+import TacitServer
+import TacitStoreSQLite
+
+/// `tacit serve`: runs the server until SIGINT or SIGTERM.
+enum ServeCommand {
+    static let usage = """
+        Usage: tacit serve [--dev] [--host HOST] [--port PORT] [--db PATH] [--database-url URL]
+                           [--config FILE] [--secret SECRET] [--public-url URL] [--operator-latency MS]
+
+        Runs the Tacit verification server. Every flag has an environment variable:
+        TACIT_HOST, TACIT_PORT, TACIT_DB, TACIT_DATABASE_URL, TACIT_CONFIG, TACIT_SECRET,
+        TACIT_PUBLIC_URL, TACIT_OPERATOR_LATENCY, TACIT_DEV=1.
+
+          --dev                 virtual mobile operator, handset inbox, keyless loopback access
+          --host HOST           address to listen on (default 127.0.0.1)
+          --port PORT           port (default 8080; 0 picks a free one)
+          --db PATH             SQLite file (default ./tacit.db)
+          --database-url URL    postgres://… (not available yet)
+          --config FILE         a file of KEY=VALUE lines using the TACIT_* names
+          --secret SECRET       master secret (default: generated once, kept in the store)
+          --public-url URL      the URL devices reach this server at
+          --operator-latency MS latency the virtual operator adds per hop (default 0)
+        """
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        let configuration: ServerConfiguration
+        do {
+            configuration = try ServerSettings.configuration(arguments)
+        } catch let error as Arguments.UsageError {
+            return CLI.usageError(error.message, usage: usage)
+        } catch {
+            return CLI.usageError("\(error)", usage: usage)
+        }
+        if configuration.databaseURL != nil {
+            CLI.printError("tacit: --database-url: the PostgreSQL store is not available in this build; use --db")
+            return 2
+        }
+        do {
+            let store = try SQLiteVerificationStore(path: configuration.databasePath)
+            let application = TacitApplication(configuration: configuration, store: store)
+            try await application.start()
+            print("Tacit is listening on \(application.baseURL)")
+            print("Console: \(application.baseURL)/")
+            if configuration.dev { print("Dev mode: virtual operator on for +990 numbers; handset inbox at /v1/dev/handsets/{number}/inbox") }
+            CLI.flush()
+            await Signals.wait(for: [SIGINT, SIGTERM])
+            print("Shutting down…")
+            await application.shutdown()
+            return 0
+        } catch {
+            CLI.printError("tacit: could not start: \(error)")
+            return 1
+        }
+    }
+}

@@ -1,0 +1,54 @@
+# Tacit: `make serve` runs the server, `make test` runs the tests. Both install
+# whatever Debian packages are missing first.
+
+SHELL := /bin/bash
+export PATH := $(PATH):/opt/swift/usr/bin
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libphonenumber-dev
+TEST_PACKAGES := chromium chromium-driver python3-venv sqlite3 wrk
+VENV := .build/venv
+SWIFT_TEST_FLAGS ?=
+
+.PHONY: all deps test-deps build serve test test-swift test-console bench clean
+
+all: build
+
+# Installs the listed packages that are not installed yet.
+define install_missing
+	@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:" $$missing; \
+		$(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+endef
+
+deps:
+	$(call install_missing,$(BUILD_PACKAGES))
+
+test-deps: deps
+	$(call install_missing,$(TEST_PACKAGES))
+	@if [ ! -x $(VENV)/bin/pytest ]; then \
+		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/requirements.txt; \
+	fi
+
+build: deps
+	swift build -c release --product tacit
+
+serve: build
+	.build/release/tacit serve --dev
+
+test: test-deps
+	swift build --build-tests $(SWIFT_TEST_FLAGS)
+	swift test --skip-build $(SWIFT_TEST_FLAGS)
+	$(MAKE) --no-print-directory test-console
+
+test-console: test-deps
+	swift build --product tacit
+	TACIT_BIN=$(CURDIR)/.build/debug/tacit $(VENV)/bin/pytest -q Tests/console
+
+bench: build test-deps
+	Benchmarks/run
+
+clean:
+	rm -rf .build

@@ -69,7 +69,7 @@ public struct VerificationFlowDriver: Sendable {
     }
 
     private func stream(
-        _ body: @escaping @Sendable (@Sendable (VerificationFlow.State) -> Void) async -> Void
+        _ body: @escaping @Sendable (@escaping @Sendable (VerificationFlow.State) -> Void) async -> Void
     ) -> AsyncStream<VerificationFlow.State> {
         AsyncStream { continuation in
             // The work lives exactly as long as its consumer: dropping the stream cancels it.

@@ -23,7 +23,7 @@ extension TacitClient {
     func request(
         _ method: String, _ path: String, query: [URLQueryItem] = [], headers: [String: String] = [:]
     ) -> URLRequest {
-        var url = baseURL.appendingPathComponent(path)
+        var url = baseURL.appending(encodedPath: path)
         if !query.isEmpty, var parts = URLComponents(url: url, resolvingAgainstBaseURL: false) {
             parts.queryItems = query
             url = parts.url ?? url
@@ -63,5 +63,15 @@ extension TacitClient {
         } catch {
             throw TacitError.invalidResponse("the response body did not match the API")
         }
+    }
+}
+
+extension URL {
+    /// Appends an already percent-encoded path; `appendingPathComponent` would
+    /// encode the `%` of `%2B` again.
+    func appending(encodedPath path: String) -> URL {
+        var base = absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return URL(string: base + "/" + path) ?? appendingPathComponent(path)
     }
 }

@@ -22,7 +22,7 @@ struct DeviceAPI: Sendable {
 
     private func request(_ tail: String, body: Data) -> CellularRequest {
         let id = requestId.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? requestId
-        let url = baseURL.appendingPathComponent("v1/verifications/\(id)/\(tail)")
+        let url = baseURL.appending(encodedPath: "v1/verifications/\(id)/\(tail)")
         let headers = [
             "Authorization": "Bearer \(clientToken)",
             "Content-Type": "application/json",

@@ -149,3 +149,35 @@ final class URLBox: @unchecked Sendable {
     func set(_ value: URL) { lock.withLock { url = value } }
     @Sendable func get() -> URL { lock.withLock { url } }
 }
+
+@Suite("SilentAuth bounds")
+struct SilentAuthBoundsTests {
+    @Test("a check past its validity is a timeout_error before any carrier hop")
+    func expiredValidity() async throws {
+        let fake = try FakeOperator { _ in FakeOperator.final() }
+        defer { fake.server.stop() }
+        let result = await SilentAuth.run(
+            checkURL: fake.server.url("/check/abc"), requestId: FakeOperator.requestId, clientToken: "t",
+            baseURL: fake.server.baseURL, transport: SocketCellularTransport(sourceAddress: "127.0.0.2"),
+            apiTransport: SocketCellularTransport(), validUntil: Date(timeIntervalSinceNow: -1))
+        #expect(result.clientErrorName == "timeout_error")
+        #expect(fake.server.requests.allSatisfy { $0.path == FakeOperator.eventsPath })
+    }
+
+    @Test("a verification without a check URL has nothing to run")
+    func noCheckURL() async {
+        let verification = Fixtures.verification(active: 1)
+        let result = await SilentAuth.run(verification, baseURL: URL(string: "http://127.0.0.1:1")!, transport: NoCellularTransport())
+        #expect(result == .failed(reason: .invalidInput))
+    }
+
+    @Test("the URLSession transport returns redirects without following them")
+    func urlSessionRedirects() async throws {
+        let server = try TestHTTPServer { _ in .respond(302, headers: ["Location": "/elsewhere"]) }
+        defer { server.stop() }
+        let response = try await URLSessionTransport().send(CellularRequest(url: server.url("/start")))
+        #expect(response.status == 302)
+        #expect(response.header("Location") == "/elsewhere")
+        #expect(server.requests.map(\.path) == ["/start"])
+    }
+}

@@ -95,3 +95,15 @@ struct TacitClientTests {
         #expect(error?.type == "network-error" && error?.status == 0)
     }
 }
+
+@Suite("Redaction")
+struct RedactionTests {
+    @Test("printing a start request or a verification shows no number, token or check URL")
+    func descriptions() {
+        let request = StartVerificationRequest(phoneNumber: "+99012345670")
+        #expect(String(describing: request).contains("+99•••••5670"))
+        #expect(!String(describing: request).contains("12345670"))
+        let text = String(describing: Fixtures.verification(active: 0))
+        #expect(!text.contains("ct") && !text.contains("http"))
+    }
+}

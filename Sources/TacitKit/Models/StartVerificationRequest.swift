@@ -49,3 +49,13 @@ public struct StartVerificationRequest: Codable, Sendable, Equatable {
         case clientRef = "client_ref", simSwap = "sim_swap"
     }
 }
+
+extension StartVerificationRequest: CustomStringConvertible {
+    /// Keeps only the country-code digits and the last 4 digits of the number,
+    /// so printing a request never logs a full number.
+    public var description: String {
+        let digits = phoneNumber.filter(\.isNumber)
+        let masked = digits.count > 6 ? "+\(digits.prefix(2))•••••\(digits.suffix(4))" : "+•••"
+        return "StartVerificationRequest(\(masked), workflow: \(workflow?.map(\.channel.rawValue) ?? ["default"]))"
+    }
+}

@@ -63,4 +63,18 @@ public enum SilentAuth {
             return await CodeSubmitter(api: api, options: options).submit(code)
         }
     }
+
+    /// Runs the device flow for a verification whose silent step is active,
+    /// bounded by its `expires_at`. Without a `check_url` or client token there
+    /// is nothing to run: `failed(.invalidInput)`.
+    public static func run(
+        _ verification: Verification, baseURL: URL, transport: any CellularTransport,
+        apiTransport: any CellularTransport = URLSessionTransport(), options: Options = Options()
+    ) async -> SilentAuthResult {
+        guard let checkURL = verification.checkURL, let token = verification.clientToken else {
+            return .failed(reason: .invalidInput)
+        }
+        return await run(checkURL: checkURL, requestId: verification.requestId, clientToken: token, baseURL: baseURL,
+                         transport: transport, apiTransport: apiTransport, validUntil: verification.expiresAt, options: options)
+    }
 }

@@ -31,7 +31,9 @@ struct HTTPTarget: Sendable {
         var head = "\(request.method) \(pathAndQuery) HTTP/1.1\r\nHost: \(hostHeader)\r\nConnection: close\r\n"
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key })
         where !["host", "connection", "content-length"].contains(name.lowercased()) {
-            head += "\(name): \(value)\r\n"
+            // CR or LF in a name or value would let it inject headers.
+            let clean = { (text: String) in text.filter { $0 != "\r" && $0 != "\n" } }
+            head += "\(clean(name)): \(clean(value))\r\n"
         }
         if let body = request.body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"

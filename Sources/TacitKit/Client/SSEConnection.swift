@@ -9,8 +9,11 @@ import FoundationNetworking
 /// uses the delegate API, which streams on every platform.
 final class SSEConnection: NSObject, URLSessionDataDelegate, Sendable {
     enum Chunk: Sendable {
-        case response(status: Int, retryAfter: String?)
-        case data(Data)
+        /// Sent last: the status, so answers with an empty body are seen too.
+        case response(status: Int)
+        /// Each chunk carries the status: the delegate keeps no state, and the
+        /// response callback's signature differs between platforms.
+        case data(Data, status: Int)
     }
 
     private let continuation: AsyncThrowingStream<Chunk, any Error>.Continuation
@@ -37,24 +40,20 @@ final class SSEConnection: NSObject, URLSessionDataDelegate, Sendable {
         return connection.chunks
     }
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        let http = response as? HTTPURLResponse
-        continuation.yield(.response(status: http?.statusCode ?? 0, retryAfter: http?.value(forHTTPHeaderField: "Retry-After")))
-        completionHandler(.allow)
-    }
-
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        continuation.yield(.data(data))
+        continuation.yield(.data(data, status: Self.status(of: dataTask)))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        continuation.yield(.response(status: Self.status(of: task)))
         if error != nil {
             continuation.finish(throwing: TacitError.network("the event stream was interrupted"))
         } else {
             continuation.finish()
         }
+    }
+
+    private static func status(of task: URLSessionTask) -> Int {
+        (task.response as? HTTPURLResponse)?.statusCode ?? 0
     }
 }

@@ -55,11 +55,12 @@ extension TacitClient {
         var errorBody = Data()
         for try await chunk in SSEConnection.open(req, idleTimeout: 60) {
             switch chunk {
-            case .response(let code, _):
+            case .response(let code):
                 status = code
-            case .data(let data) where !(200..<300).contains(status):
+            case .data(let data, let code) where !(200..<300).contains(code):
+                status = code
                 errorBody.append(data)
-            case .data(let data):
+            case .data(let data, _):
                 for message in parser.feed(data) {
                     guard let event = try? TacitJSON.decoder().decode(TimelineEvent.self, from: Data(message.data.utf8)),
                           event.seq > lastSeq else { continue }

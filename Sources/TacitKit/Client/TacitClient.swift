@@ -25,6 +25,7 @@ public struct TacitClient: PhoneVerificationService {
         self.session = session
     }
 
+    /// `POST /v1/verifications`.
     public func start(_ request: StartVerificationRequest) async throws -> Verification {
         try await send("POST", "v1/verifications", body: request)
     }
@@ -34,27 +35,33 @@ public struct TacitClient: PhoneVerificationService {
         try await send("POST", "v1/verifications", body: request, headers: ["Idempotency-Key": idempotencyKey])
     }
 
+    /// `GET /v1/verifications/{id}`.
     public func state(_ requestId: String) async throws -> Verification {
         try await send("GET", path(requestId))
     }
 
+    /// `POST /v1/verifications/{id}/check`; throws `invalid-code` with `attemptsRemaining` on a wrong code.
     public func check(_ requestId: String, code: String) async throws -> CheckResult {
         try await send("POST", path(requestId, "check"), body: CodeBody(code: code))
     }
 
+    /// `POST /v1/verifications/{id}/next`; throws `no-next-channel` (409) when none is left.
     public func next(_ requestId: String) async throws -> Verification {
         try await send("POST", path(requestId, "next"))
     }
 
+    /// `DELETE /v1/verifications/{id}`.
     public func cancel(_ requestId: String) async throws {
         _ = try await perform(request("DELETE", path(requestId)))
     }
 
+    /// `GET /v1/verifications/{id}/events?after=SEQ`.
     public func events(_ requestId: String, after: Int = 0) async throws -> [TimelineEvent] {
         let list: EventList = try await send("GET", path(requestId, "events"), query: [URLQueryItem(name: "after", value: String(after))])
         return list.events
     }
 
+    /// `GET /v1/verifications/{id}/timeline`.
     public func timeline(_ requestId: String) async throws -> Timeline {
         try await send("GET", path(requestId, "timeline"))
     }

@@ -1,0 +1,79 @@
+#if os(Linux)
+import Foundation
+import Glibc
+
+/// A small HTTP/1.1 client over POSIX sockets that leaves from a chosen source
+/// address and/or network interface: how a Linux device (or a test) puts the
+/// `check_url` request on the cellular path.
+///
+/// Plain `http://` only: `https://` would need a TLS stack, which Foundation
+/// doesn't expose over a raw socket. The virtual operator serves http on loopback,
+/// where `127.0.0.2`–`127.0.0.254` count as cellular. Blocking I/O runs on a
+/// Dispatch queue, off Swift's cooperative pool; Task cancellation shuts the socket.
+public struct SocketCellularTransport: CellularTransport {
+    /// The local address to bind, e.g. `127.0.0.2` or `::1`.
+    public var sourceAddress: String?
+    /// The interface to bind with `SO_BINDTODEVICE`, e.g. `wwan0`.
+    public var interface: String?
+
+    public init(sourceAddress: String? = nil, interface: String? = nil) {
+        self.sourceAddress = sourceAddress
+        self.interface = interface
+    }
+
+    /// True when the interface exists and the source address can be bound.
+    public var isAvailable: Bool {
+        if let interface, if_nametoindex(interface) == 0 { return false }
+        guard let sourceAddress else { return true }
+        guard let address = try? SocketAddress.resolve(host: sourceAddress, port: 0, numericOnly: true).first,
+              let socket = try? SocketHandle(family: address.family) else { return false }
+        return (try? socket.bind(to: address)) != nil
+    }
+
+    public func send(_ request: CellularRequest) async throws -> CellularResponse {
+        try Task.checkCancellation()
+        let target = try HTTPTarget(request.url)
+        let (socket, address) = try makeSocket(for: target)
+        let deadline = ContinuousClock.now.advanced(by: request.timeout)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result {
+                        try socket.connect(to: address, deadline: deadline)
+                        try socket.write(target.requestBytes(request), deadline: deadline)
+                        return try readResponse(socket, isHead: request.method == "HEAD", deadline: deadline)
+                    })
+                }
+            }
+        } onCancel: {
+            socket.cancel()
+        }
+    }
+
+    private func makeSocket(for target: HTTPTarget) throws -> (SocketHandle, SocketAddress) {
+        let source = try sourceAddress.map {
+            guard let first = try SocketAddress.resolve(host: $0, port: 0, numericOnly: true).first else {
+                throw CellularTransportError(.unavailable, "invalid source address")
+            }
+            return first
+        }
+        let candidates = try SocketAddress.resolve(host: target.host, port: target.port)
+        guard let address = candidates.first(where: { source == nil || $0.family == source!.family }) else {
+            throw CellularTransportError(.connectionFailed, "no address of the source's family")
+        }
+        let socket = try SocketHandle(family: address.family)
+        if let interface { try socket.bind(toInterface: interface) }
+        if let source { try socket.bind(to: source) }
+        return (socket, address)
+    }
+
+    private func readResponse(_ socket: SocketHandle, isHead: Bool, deadline: ContinuousClock.Instant) throws -> CellularResponse {
+        var parser = HTTPResponseParser(isHeadRequest: isHead)
+        while true {
+            let bytes = try socket.read(deadline: deadline)
+            if bytes.isEmpty { return try parser.finish() }
+            if let response = try parser.feed(bytes) { return response }
+        }
+    }
+}
+#endif

@@ -10,6 +10,7 @@ import threading
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -82,7 +83,9 @@ class Page:
         self.wait(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
 
     def wait(self, condition, seconds=WAIT_SECONDS, message=""):
-        return WebDriverWait(self.driver, seconds).until(condition, message)
+        # The console redraws pills and bars as events land: a stale read just means "look again".
+        ignored = (NoSuchElementException, StaleElementReferenceException)
+        return WebDriverWait(self.driver, seconds, ignored_exceptions=ignored).until(condition, message)
 
     def find(self, css):
         return self.driver.find_element(By.CSS_SELECTOR, css)

@@ -14,6 +14,8 @@
       this.error = document.getElementById("signin-error");
       this.form.addEventListener("submit", (e) => { e.preventDefault(); this.signIn(); });
       document.getElementById("signin-load").addEventListener("change", (e) => this.loadFile(e.target));
+      this.input.addEventListener("input", () => this.previewPhone());
+      this.previewPhone();
       document.body.dataset.ready = "true";
     }
 
@@ -45,9 +47,15 @@
       this.screen = screen;
       this.show(screen === this.dev ? "dev-screen" : "plain-screen");
       const slot = document.getElementById(screen === this.dev ? "dev-phone-slot" : "plain-phone-slot");
-      this.phone.root.hidden = !T.isVirtualNumber(number);
-      if (T.isVirtualNumber(number)) this.phone.attach(slot, this.api, number);
+      if (T.isVirtualNumber(number)) this.phone.attach(slot, this.api, number); else this.phone.root.hidden = true;
       screen.beginLive(session, number, state);
+    }
+
+    /** The virtual phone appears beside the form as soon as the number is one of its own. */
+    previewPhone() {
+      const number = T.normaliseNumber(this.input.value);
+      if (T.isVirtualNumber(number)) this.phone.preview(document.getElementById("signin-phone-slot"), number);
+      else this.phone.root.hidden = true;
     }
 
     showError(message, invalid) {
@@ -83,6 +91,7 @@
       }
       this.closeSession();
       this.show("signin-screen");
+      this.previewPhone();
       this.input.focus();
     }
 

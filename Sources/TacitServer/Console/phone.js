@@ -51,10 +51,11 @@
       this.netIndicator.textContent = this.path === "wifi" ? "Wi-Fi" : "Cellular ▂▄▆";
     }
 
-    /** Moves the panel into a screen's slot and starts over for a number. */
-    attach(slot, api, number) {
+    /** Shows the phone before sign-in, so its network can be chosen first; talks to nobody yet. */
+    preview(slot, number) {
       slot.appendChild(this.root);
-      this.api = api;
+      this.root.hidden = false;
+      this.api = null;
       this.number = number;
       this.check = null;
       this.numberText.textContent = T.maskNumber(number);
@@ -62,6 +63,12 @@
       this.inboxEmpty.hidden = false;
       this.setSilent("Waiting for a check link from the app.", "idle");
       this.runButton.disabled = true;
+    }
+
+    /** Moves the panel into a screen's slot and starts over for a number. */
+    attach(slot, api, number) {
+      this.preview(slot, number);
+      this.api = api;
       this.refreshInbox();
     }
 

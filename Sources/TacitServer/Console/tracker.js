@@ -6,6 +6,10 @@
 
     /** Draws the steps of a WorkflowModel; the completed step is the winner. */
     render(model) {
+      // Redraw only on change, so the active pill's pulse doesn't restart on every event.
+      const key = JSON.stringify(model.steps);
+      if (key === this.key) return;
+      this.key = key;
       this.root.replaceChildren(...model.steps.map((step) => this.pill(step)));
     }
 

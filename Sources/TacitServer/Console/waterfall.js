@@ -30,6 +30,9 @@
 
     /** `bounds` ({start, end}, ms) is the whole verification; the axis covers it when given. */
     render(stages, bounds) {
+      const key = JSON.stringify([stages, bounds]);
+      if (key === this.key) return;
+      this.key = key;
       const used = stages.filter((s) => !Number.isNaN(s.start));
       if (used.length === 0) {
         this.root.replaceChildren(T.el("p", { className: "wf-empty", text: "No stage has started yet." }));

@@ -76,7 +76,7 @@ def test_dev_mode_silent_success_over_the_cellular_path(live):
     assert all(n.text.strip() for n in live.find_all(".event-note"))
     assert {b.text.lower() for b in live.find_all(".badge")} >= {"server", "operator"}
     assert labels(live, "sms") == [] and labels(live, "voice") == []
-    assert "✓ Done" in live.text("#phone .silent-status")
+    assert "✓ Done" in live.text("#virtual-phone .silent-status")
     assert not live.find("#dev-screen .code-entry").is_displayed()
     assert re.fullmatch(r"\d+ ms|\d+\.\d\d s", live.text('.wf-row[data-channel=silent_auth] .wf-duration'))
     live.wait(lambda d: "Stream closed" in live.text(".dev-link"), message="the event stream was not closed")
@@ -124,8 +124,8 @@ def test_dev_mode_falls_back_to_sms_and_takes_the_code_from_the_phone(live, down
 
 def test_wifi_path_is_refused_and_the_next_channel_can_be_forced(live):
     sign_in(live, "+99012345674", dev_mode=True, wifi=True)
-    live.wait(lambda d: "device_not_cellular" in live.text("#phone .silent-status"), seconds=LIVE_WAIT)
-    assert live.text("#phone .silent-status").startswith("✗")
+    live.wait(lambda d: "device_not_cellular" in live.text("#virtual-phone .silent-status"), seconds=LIVE_WAIT)
+    assert live.text("#virtual-phone .silent-status").startswith("✗")
     assert live.find("#phone-run").is_enabled()
     assert live.find("#tracker li[data-channel=silent_auth]").get_attribute("data-status") == "active"
     live.screenshot("live-dev-wifi-refused")

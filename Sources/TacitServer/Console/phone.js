@@ -12,7 +12,7 @@
       this.runButton = T.el("button", { text: "Run silent check", attrs: { type: "button", id: "phone-run" } });
       this.inbox = T.el("ol", { className: "inbox", attrs: { "aria-live": "polite" } });
       this.inboxEmpty = T.el("p", { className: "inbox-empty", text: "No messages yet." });
-      this.root = T.el("aside", { className: "phone", attrs: { id: "phone", "aria-label": "Virtual phone" } }, [
+      this.root = T.el("aside", { className: "phone", attrs: { id: "virtual-phone", "aria-label": "Virtual phone" } }, [
         T.el("div", { className: "phone-frame" }, [
           T.el("div", { className: "phone-bar" }, [T.el("span", { text: "Virtual operator" }), this.netIndicator]),
           this.numberText,

@@ -45,8 +45,8 @@ def labels(page, channel):
 
 
 def code_from_phone(page):
-    page.wait(lambda d: page.find_all(".inbox .message-body"), seconds=LIVE_WAIT, message="no message on the phone")
-    body = page.find_all(".inbox .message-body")[-1].text
+    page.wait(lambda d: page.find_all(".inbox .message.is-new"), seconds=LIVE_WAIT, message="no new message on the phone")
+    body = page.find(".inbox .message.is-new .message-body").text
     return re.search(r"\b(\d{4,10})\b", body).group(1)
 
 

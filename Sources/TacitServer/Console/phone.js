@@ -3,6 +3,8 @@
 // and the silent check run "by the phone" over the operator's cellular path.
 // The server plays the phone's modem, so the browser never sees the silent code.
 (function (T) {
+  const MAX_SHOWN = 4;
+
   class PhonePanel {
     constructor(onResult) {
       this.onResult = onResult || (() => {});
@@ -59,6 +61,7 @@
       this.api = null;
       this.number = number;
       this.check = null;
+      this.since = NaN;
       this.numberText.textContent = T.maskNumber(number);
       this.inbox.replaceChildren();
       this.inboxEmpty.hidden = false;
@@ -117,7 +120,10 @@
       this.silentStatus.dataset.state = state;
     }
 
+    /** Events tell the phone when this verification began (server clock) and when a code went out. */
     onEvent(event) {
+      const at = T.parseTime(event.at);
+      if (!(at >= this.since)) this.since = at;
       if (T.labelSuffix(event.label) === "code_sent") this.refreshInbox();
     }
 
@@ -127,11 +133,19 @@
       let messages;
       try { messages = ((await this.api.inbox(number)) || {}).messages || []; } catch (e) { return; }
       if (number !== this.number) return;
-      this.inbox.replaceChildren(...messages.map((m) => T.el("li", { className: "message " + T.channelClass(m.channel) }, [
-        T.el("span", { className: "message-channel", text: T.channelName(m.channel) }),
-        T.el("p", { className: "message-body", text: m.body }),
-      ])));
+      // Newest first, and only the last few: the handset keeps messages from earlier sign-ins.
+      const recent = messages.slice(-MAX_SHOWN).reverse();
+      this.inbox.replaceChildren(...recent.map((m) => this.message(m)));
       this.inboxEmpty.hidden = messages.length > 0;
+    }
+
+    /** Messages sent since this verification began are marked new, in words as well as colour. */
+    message(m) {
+      const fresh = T.parseTime(m.at) >= this.since;
+      return T.el("li", { className: "message " + T.channelClass(m.channel) + (fresh ? " is-new" : "") }, [
+        T.el("span", { className: "message-channel", text: T.channelName(m.channel) + (fresh ? " · new" : "") }),
+        T.el("p", { className: "message-body", text: m.body }),
+      ]);
     }
   }
 

@@ -1,0 +1,59 @@
+"use strict";
+// The HTTP contract the console speaks (SPEC §2-§4), one method per route.
+(function (T) {
+  /** A failed call: `problem` is the server's problem+json (its `detail` is shown to people). */
+  class ApiError extends Error {
+    constructor(status, problem) {
+      super((problem && (problem.detail || problem.title)) || "The server answered " + status + ".");
+      this.status = status;
+      this.problem = problem || {};
+    }
+  }
+
+  class Api {
+    constructor(base) { this.base = base || ""; }
+
+    async request(method, path, body) {
+      const init = { method, headers: { Accept: "application/json" } };
+      if (body !== undefined) {
+        init.headers["Content-Type"] = "application/json";
+        init.body = JSON.stringify(body);
+      }
+      let res;
+      try {
+        res = await fetch(this.base + path, init);
+      } catch (e) {
+        throw new ApiError(0, { detail: "Can't reach the Tacit server." });
+      }
+      if (res.status === 204) return null;
+      const text = await res.text();
+      let json = null;
+      try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+      if (!res.ok) throw new ApiError(res.status, json && typeof json === "object" ? json : null);
+      return json;
+    }
+
+    verificationPath(id) { return "/v1/verifications/" + encodeURIComponent(id); }
+    handsetPath(number) { return "/v1/dev/handsets/" + encodeURIComponent(number); }
+
+    start(phoneNumber, brand) {
+      return this.request("POST", "/v1/verifications", { phone_number: phoneNumber, brand });
+    }
+    state(id) { return this.request("GET", this.verificationPath(id)); }
+    check(id, code) { return this.request("POST", this.verificationPath(id) + "/check", { code }); }
+    next(id) { return this.request("POST", this.verificationPath(id) + "/next", {}); }
+    cancel(id) { return this.request("DELETE", this.verificationPath(id)); }
+    events(id, after) {
+      return this.request("GET", this.verificationPath(id) + "/events?after=" + (after || 0));
+    }
+    eventsURL(id) { return this.base + this.verificationPath(id) + "/events"; }
+    timeline(id) { return this.request("GET", this.verificationPath(id) + "/timeline"); }
+    inbox(number) { return this.request("GET", this.handsetPath(number) + "/inbox"); }
+    silentCheck(number, check) {
+      return this.request("POST", this.handsetPath(number) + "/silent-check", check);
+    }
+  }
+
+  T.Api = Api;
+  T.ApiError = ApiError;
+})(window.Tacit);

@@ -1,0 +1,99 @@
+"use strict";
+// Events grouped by stage: one group per workflow channel plus "verification".
+// Each event shows its plain-English note first, its label underneath, a source
+// badge and the time since the first event.
+(function (T) {
+  const OUTCOME_ICON = { success: "✓", failure: "✗", info: "•" };
+  const SOURCES = ["server", "device", "operator", "provider", "webhook"];
+
+  class TimelineView {
+    constructor(root) { this.root = root; this.reset([]); }
+
+    /** Starts over with an empty group per channel, in workflow order. */
+    reset(channels) {
+      this.root.replaceChildren();
+      this.groups = new Map();
+      this.events = [];
+      this.t0 = null;
+      this.group("verification");
+      channels.forEach((c) => this.group(c));
+    }
+
+    group(channel) {
+      if (this.groups.has(channel)) return this.groups.get(channel);
+      const title = T.el("h2", { className: "group-title" }, [
+        T.el("span", { className: "group-dot", attrs: { "aria-hidden": "true" } }),
+        T.el("span", { className: "group-name", text: T.channelName(channel) }),
+        T.el("span", { className: "group-status" }),
+      ]);
+      const list = T.el("ol", { className: "events" });
+      const empty = T.el("p", { className: "group-empty", text: "Nothing here yet." });
+      const section = T.el("section", {
+        className: "group " + T.channelClass(channel),
+        attrs: { "data-channel": channel, "aria-label": T.channelName(channel) + " events" },
+      }, [title, empty, list]);
+      this.root.appendChild(section);
+      const group = { section, list, empty, status: title.lastChild };
+      this.groups.set(channel, group);
+      return group;
+    }
+
+    /** Shows each group's step status in words next to its name. */
+    setStatuses(model) {
+      for (const step of model.steps) {
+        const g = this.group(step.channel);
+        g.status.textContent = T.STEP_ICON[step.status] + " " + (T.STEP_TEXT[step.status] || step.status);
+        g.section.dataset.status = step.status;
+      }
+      const v = this.group("verification");
+      v.status.textContent = model.status;
+      v.section.dataset.status = model.status;
+    }
+
+    /** Adds one event in seq order; duplicates (same seq) are ignored. */
+    add(event) {
+      if (this.events.some((e) => e.seq === event.seq)) return;
+      const channel = event.channel && event.channel !== "verification" ? event.channel : "verification";
+      const g = this.group(channel);
+      const item = this.item(event);
+      const later = Array.from(g.list.children).find((li) => Number(li.dataset.seq) > event.seq);
+      g.list.insertBefore(item, later || null);
+      g.empty.hidden = true;
+      this.events.push({ seq: event.seq, at: T.parseTime(event.at), node: item });
+      this.retime();
+    }
+
+    item(event) {
+      const outcome = event.outcome in OUTCOME_ICON ? event.outcome : "info";
+      const source = SOURCES.includes(event.source) ? event.source : "other";
+      const note = event.note || event.label;
+      const li = T.el("li", {
+        className: "event outcome-" + outcome,
+        attrs: { "data-seq": event.seq, "data-label": event.label, "data-source": source },
+      }, [
+        T.el("span", { className: "event-icon", text: OUTCOME_ICON[outcome], attrs: { "aria-hidden": "true" } }),
+        T.el("div", { className: "event-body" }, [
+          T.el("p", { className: "event-note", text: note }),
+          T.el("p", { className: "event-meta" }, [
+            T.el("code", { className: "event-label", text: event.label }),
+            T.el("span", { className: "badge src-" + source, text: event.source || "unknown" }),
+            T.el("span", { className: "visually-hidden", text: "outcome: " + outcome }),
+          ]),
+        ]),
+        T.el("time", { className: "event-time", attrs: { datetime: event.at || "" } }),
+      ]);
+      return li;
+    }
+
+    /** Times are relative to the earliest event (lowest seq), which may arrive late. */
+    retime() {
+      const first = this.events.reduce((a, b) => (b.seq < a.seq ? b : a));
+      this.t0 = first.at;
+      for (const e of this.events) {
+        e.node.querySelector(".event-time").textContent = Number.isNaN(e.at - this.t0) ? "" : T.formatOffset(e.at - this.t0);
+      }
+    }
+  }
+
+  T.TimelineView = TimelineView;
+})(window.Tacit);

@@ -1,0 +1,60 @@
+"use strict";
+// The console's model of a verification: workflow steps and overall status.
+// Live, the server's GET state is the truth; events move the model forward
+// in between (and are the only source during a replay).
+(function (T) {
+  const STEP_BY_SUFFIX = {
+    started: "active", completed: "completed", failed: "failed", rejected: "rejected",
+    timed_out: "expired", expired: "expired", skipped: "failed",
+  };
+  const FINAL = ["completed", "failed", "expired", "cancelled"];
+
+  /** Labels whose event may change a step or the verification: re-read the state after them. */
+  T.isStepChange = (event) => {
+    const suffix = T.labelSuffix(event.label);
+    return !event.channel || event.channel === "verification"
+      || suffix in STEP_BY_SUFFIX || suffix === "code_checked" || suffix === "cancelled";
+  };
+
+  T.isFinalStatus = (status) => FINAL.includes(status);
+
+  class WorkflowModel {
+    constructor(workflow, status) {
+      this.steps = (workflow || []).map((s) => ({ channel: s.channel, status: s.status || "unused" }));
+      this.status = status || "pending";
+    }
+
+    get channels() { return this.steps.map((s) => s.channel); }
+    get active() { return this.steps.find((s) => s.status === "active") || null; }
+    get winner() { return this.steps.find((s) => s.status === "completed") || null; }
+    get finished() { return T.isFinalStatus(this.status); }
+
+    /** Replaces everything with the server's view (GET state or the summary event). */
+    applyState(state) {
+      if (Array.isArray(state.workflow)) this.steps = new WorkflowModel(state.workflow).steps;
+      if (state.status) this.status = state.status;
+    }
+
+    /** Moves the model forward from one event; returns true when something changed. */
+    applyEvent(event) {
+      if (event.label === "verification:summary" && event.data && Array.isArray(event.data.workflow)) {
+        this.applyState({ workflow: event.data.workflow, status: event.data.status });
+        return true;
+      }
+      const suffix = T.labelSuffix(event.label);
+      if (!event.channel || event.channel === "verification") {
+        if (!FINAL.includes(suffix)) return false;
+        this.status = suffix;
+        if (suffix === "expired") this.steps.forEach((s) => { if (s.status === "active") s.status = "expired"; });
+        return true;
+      }
+      const step = this.steps.find((s) => s.channel === event.channel);
+      const next = STEP_BY_SUFFIX[suffix];
+      if (!step || !next || (step.status !== "unused" && step.status !== "active")) return false;
+      step.status = next;
+      return true;
+    }
+  }
+
+  T.WorkflowModel = WorkflowModel;
+})(window.Tacit);

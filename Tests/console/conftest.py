@@ -1,0 +1,109 @@
+"""Shared fixtures for the console's browser tests: a headless Chromium and a
+static server for the console's files on an ephemeral loopback port."""
+import functools
+import http.server
+import os
+import pathlib
+import shutil
+import tempfile
+import threading
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+CONSOLE_DIR = ROOT / "Sources" / "TacitServer" / "Console"
+FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
+SCREENSHOTS = ROOT / ".build" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+WAIT_SECONDS = 10
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def console_url():
+    """The Console folder served over HTTP on 127.0.0.1, port chosen by the OS."""
+    handler = functools.partial(QuietHandler, directory=str(CONSOLE_DIR))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def downloads():
+    path = pathlib.Path(tempfile.mkdtemp(prefix="tacit-console-downloads-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser(downloads):
+    for binary in (CHROMIUM, CHROMEDRIVER):
+        if not os.path.exists(binary):
+            pytest.fail(f"{binary} is missing: apt-get install chromium chromium-driver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--window-size=1400,1000", "--no-first-run", "--disable-extensions"):
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {
+        "download.default_directory": str(downloads),
+        "download.prompt_for_download": False,
+    })
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def page(browser):
+    """The browser with a fresh page for each test, and a screenshot helper."""
+    yield Page(browser)
+    browser.get("about:blank")
+
+
+class Page:
+    def __init__(self, driver):
+        self.driver = driver
+
+    def open(self, url):
+        self.driver.get(url)
+        self.wait(lambda d: d.execute_script("return document.body.dataset.ready === 'true'"))
+
+    def wait(self, condition, seconds=WAIT_SECONDS, message=""):
+        # The console redraws pills and bars as events land: a stale read just means "look again".
+        ignored = (NoSuchElementException, StaleElementReferenceException)
+        return WebDriverWait(self.driver, seconds, ignored_exceptions=ignored).until(condition, message)
+
+    def find(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def find_all(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def text(self, css):
+        return self.find(css).text
+
+    def screenshot(self, name):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+
+    def full_screenshot(self, name):
+        """Resizes to the page's full height first, so the whole timeline is in the picture."""
+        height = self.driver.execute_script("return document.documentElement.scrollHeight")
+        size = self.driver.get_window_size()
+        self.driver.set_window_size(size["width"], max(size["height"], height + 120))
+        self.screenshot(name)
+        self.driver.set_window_size(size["width"], size["height"])

@@ -33,6 +33,12 @@ enum Notes {
                           data: ["step": .int(index + 1), "timeout_seconds": .int(timeout)])
     }
 
+    static func timerFired(_ channel: Channel, timeout: Int) -> EventDraft {
+        EventDraft("timer:fired", channel: channel,
+                   note: "The \(timeout)-second timer for the \(channel.spokenName) step fired on the server's own clock before the step completed.",
+                   data: ["timeout_seconds": .int(timeout)])
+    }
+
     static func codeSent(_ channel: Channel, length: Int, to number: String) -> EventDraft {
         EventDraft("\(channel.rawValue):code_sent", channel: channel, outcome: .success,
                    note: "A \(length)-digit code was sent by \(channel.spokenName) to \(Redactor.phone(number)). Only a keyed hash of it is stored.",

@@ -71,6 +71,13 @@ public final class TacitApplication: Sendable {
         isReady.store(true, ordering: .relaxed)
     }
 
+    /// Fires every timer that is due on the clock now and waits for them: what the
+    /// scheduler's own task does when it wakes, callable by tests after moving a ManualClock.
+    public func fireDueTimers() async {
+        guard let running = state.withLock({ $0 }) else { return }
+        for id in await running.runner.timers.popDue() { await running.runner.timerFired(id) }
+    }
+
     /// The port the server listens on (useful with port 0).
     public var port: Int { state.withLock { $0?.server.port ?? 0 } }
     public var baseURL: String { configuration.baseURL(port: port) }

@@ -4,7 +4,9 @@ import functools
 import http.server
 import os
 import pathlib
+import re
 import shutil
+import subprocess
 import tempfile
 import threading
 
@@ -39,6 +41,36 @@ def console_url():
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture(scope="session")
+def tacit_url():
+    """A real `tacit serve --dev`: the one at TACIT_URL, or one started here from the
+    binary at TACIT_BIN on an ephemeral port with a fresh SQLite file."""
+    if os.environ.get("TACIT_URL"):
+        yield os.environ["TACIT_URL"].rstrip("/")
+        return
+    binary = os.environ.get("TACIT_BIN")
+    if not binary:
+        pytest.skip("neither TACIT_URL nor TACIT_BIN is set: no server to test against")
+    workdir = tempfile.mkdtemp(prefix="tacit-console-")
+    log = open(os.path.join(workdir, "serve.log"), "w+")
+    process = subprocess.Popen([binary, "serve", "--dev", "--port", "0", "--db", os.path.join(workdir, "tacit.db")],
+                               stdout=subprocess.PIPE, stderr=log, text=True)
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"(http://\S+)", line)
+        if not match:
+            pytest.fail(f"tacit serve did not print its URL: {line!r}")
+        yield match.group(1).rstrip("/")
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        log.close()
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

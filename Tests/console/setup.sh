@@ -6,6 +6,6 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 venv="$root/.build/venv"
 if [ ! -x "$venv/bin/pytest" ]; then
   python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet -r "$root/Tests/console/requirements.txt"
+  "$venv/bin/pip" install --quiet -r "$root/Tests/requirements.txt"
 fi
 echo "$venv"

@@ -6,16 +6,13 @@ import re
 
 import pytest
 
-TACIT_URL = os.environ.get("TACIT_URL", "").rstrip("/")
-pytestmark = pytest.mark.skipif(
-    not TACIT_URL, reason="TACIT_URL is not set: start `tacit serve --dev` and point TACIT_URL at it")
 LIVE_WAIT = 20
 
 
 @pytest.fixture
-def live(page):
+def live(page, tacit_url):
     """A page on the server's console; a verification left pending is cancelled afterwards."""
-    page.open(TACIT_URL + "/")
+    page.open(tacit_url + "/")
     yield page
     page.driver.execute_script("if (window.Tacit.app.session) window.Tacit.app.signOut();")
 

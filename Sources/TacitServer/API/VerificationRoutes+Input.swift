@@ -62,8 +62,14 @@ extension VerificationRoutes {
         guard (1...255).contains(key.count) else {
             throw APIProblem.invalid([InvalidParameter(name: "Idempotency-Key", reason: "must be 1 to 255 characters")])
         }
-        return IdempotencyRecord(key: secrets.fieldProtection.index("idem:" + key), requestHash: SHA256.hash(request.body),
+        return IdempotencyRecord(key: secrets.fieldProtection.index("idem:" + key), requestHash: SHA256.hash(Self.canonical(request.body)),
                                  status: 0, sealedBody: [], createdAt: runner.clock.now())
+    }
+
+    /// The body with keys sorted, so a repeat that serialises the same JSON differently is still a repeat.
+    static func canonical(_ body: [UInt8]) -> [UInt8] {
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else { return body }
+        return JSONText.encode(value)
     }
 
     /// The first response to this key, when the request repeats it exactly.

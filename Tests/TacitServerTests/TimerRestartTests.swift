@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TacitServer
+
+@Suite("Timers and restarts")
+struct TimerRestartTests {
+    @Test("each step fails over on the server's own clock; the last timeout expires the verification")
+    func timeoutsFailOver() async throws {
+        let server = try await LiveServer.start()
+        defer { server.remove() }
+        let client = Client(base: server.baseURL)
+        let (id, _) = try await client.start("+99012345681", channels: ["sms", "voice"], extra: ["channel_timeout": 30])
+        await server.advance(by: 29)
+        #expect(try await client.get("/v1/verifications/\(id)").string("channel") == "sms")
+        await server.advance(by: 1)
+        let voice = try await client.get("/v1/verifications/\(id)")
+        #expect(voice.string("channel") == "voice")
+        await server.advance(by: 30)
+        let expired = try await client.get("/v1/verifications/\(id)")
+        #expect(expired.string("status") == "expired")
+        #expect((expired["workflow"] as? [[String: String]])?.map { $0["status"] } == ["expired", "expired"])
+        let check = try await client.post("/v1/verifications/\(id)/check", json: ["code": "123456"])
+        #expect(check.status == 410)
+        #expect(check.string("type") == "expired")
+        await server.stop()
+    }
+
+    @Test("a code expires with its step: the SMS code is refused once voice is active")
+    func codesExpireWithStep() async throws {
+        let server = try await LiveServer.start(codes: .sequence(["111111", "222222"]))
+        defer { server.remove() }
+        let client = Client(base: server.baseURL)
+        let (id, _) = try await client.start("+99012345682", channels: ["sms", "voice"])
+        await server.advance(by: 60)
+        #expect(try await client.get("/v1/verifications/\(id)").string("channel") == "voice")
+        let stale = try await client.post("/v1/verifications/\(id)/check", json: ["code": "111111"])
+        #expect(stale.status == 400)
+        #expect(try await client.post("/v1/verifications/\(id)/check", json: ["code": "222222"]).status == 200)
+        await server.stop()
+    }
+
+    @Test("after a restart, pending timers are re-armed from the store and overdue ones fire at once")
+    func restartRearmsTimers() async throws {
+        let first = try await LiveServer.start()
+        let client = Client(base: first.baseURL)
+        let (overdue, _) = try await client.start("+99012345683", channels: ["sms", "voice"])
+        let (later, _) = try await client.start("+99012345684", channels: ["sms"], extra: ["channel_timeout": 300])
+        await first.stop()
+        first.clock.advance(by: 120)
+        let second = try await LiveServer.start(directory: first.directory, clock: first.clock)
+        defer { second.remove() }
+        let again = Client(base: second.baseURL)
+        #expect(try await again.get("/readyz").status == 200)
+        await second.app.fireDueTimers()
+        let moved = try await again.get("/v1/verifications/\(overdue)")
+        #expect(moved.string("channel") == "voice", "the overdue SMS step failed over as soon as the server came back")
+        #expect(try await again.get("/v1/verifications/\(later)").string("status") == "pending")
+        await second.advance(by: 200)
+        #expect(try await again.get("/v1/verifications/\(later)").string("status") == "expired")
+        await second.stop()
+    }
+}

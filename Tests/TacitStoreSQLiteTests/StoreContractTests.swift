@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import TacitCore
+import TacitStore
+import TacitStoreSQLite
+import TacitTesting
+
+/// The contract every `VerificationStore` keeps, run against each implementation.
+@Suite("Store contract")
+struct StoreContractTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        case memory, sqlite
+        var testDescription: String { rawValue }
+    }
+
+    struct Protection: FieldProtection {
+        func seal(_ plaintext: [UInt8]) -> [UInt8] { plaintext.map { $0 ^ 0x5A } }
+        func open(_ sealed: [UInt8]) throws -> [UInt8] { sealed.map { $0 ^ 0x5A } }
+        func index(_ value: String) -> String { "idx-" + String(value.reversed()) }
+    }
+
+    static func make(_ kind: Kind) async throws -> (any VerificationStore, String?) {
+        switch kind {
+        case .memory:
+            return (InMemoryStore(), nil)
+        case .sqlite:
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("contract-\(UUID().uuidString).db").path
+            let store = try SQLiteVerificationStore(path: path)
+            try await store.migrate()
+            store.protect(with: Protection())
+            return (store, path)
+        }
+    }
+
+    static let now = Date(timeIntervalSince1970: 1_796_000_000)
+
+    static func verification(_ id: String, _ number: String = "+99012345670") -> Verification {
+        var v = Verification(id: id, phoneNumber: number, options: VerificationOptions(workflow: [.sms]), clientTokenHash: [7, 7], createdAt: now)
+        v.currentStep = 0
+        v.workflow[0].status = .active
+        v.deadline = now.addingTimeInterval(60)
+        return v
+    }
+
+    @Test("a verification reads back as it was written", arguments: Kind.allCases)
+    func roundTrip(kind: Kind) async throws {
+        let (store, path) = try await Self.make(kind)
+        let written = try await store.insert(Self.verification("a"), events: [EventDraft("x:one", note: "one")], at: Self.now, idempotency: nil)
+        #expect(written.map(\.seq) == [1])
+        let read = try #require(try await store.verification(id: "a"))
+        var expected = Self.verification("a")
+        expected.lastSeq = 1
+        #expect(read == expected)
+        #expect(try await store.verification(id: "missing") == nil)
+        if let path {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path)) + ((try? Data(contentsOf: URL(fileURLWithPath: path + "-wal"))) ?? Data())
+            #expect(bytes.range(of: Data("99012345670".utf8)) == nil, "the number is never stored in clear")
+        }
+    }
+
+    @Test("only one pending verification per number", arguments: Kind.allCases)
+    func onePendingPerNumber(kind: Kind) async throws {
+        let (store, _) = try await Self.make(kind)
+        _ = try await store.insert(Self.verification("a"), events: [], at: Self.now, idempotency: nil)
+        await #expect(throws: StoreError.concurrentVerification) {
+            _ = try await store.insert(Self.verification("b"), events: [], at: Self.now, idempotency: nil)
+        }
+        _ = try await store.update(id: "a", at: Self.now) { v in
+            v.status = .cancelled
+            return StoreChange(())
+        }
+        _ = try await store.insert(Self.verification("b"), events: [], at: Self.now, idempotency: nil)
+        #expect(try await store.pendingCount() == 1)
+    }
+
+    @Test("updates append events with gap-free sequence numbers, redacted", arguments: Kind.allCases)
+    func updatesAppendEvents(kind: Kind) async throws {
+        let (store, _) = try await Self.make(kind)
+        _ = try await store.insert(Self.verification("a"), events: [EventDraft("x:one", note: "one")], at: Self.now, idempotency: nil)
+        let result = try #require(try await store.update(id: "a", at: Self.now) { v in
+            v.failedAttempts = 3
+            return StoreChange(42, events: [EventDraft("x:two", note: "two", data: ["phone_number": .phone("+99012345670")]),
+                                            EventDraft("x:three", note: "three", data: ["code": .code("123456")])])
+        })
+        #expect(result.result == 42)
+        #expect(result.events.map(\.seq) == [2, 3])
+        let events = try await store.events(id: "a", after: 0, limit: 100)
+        #expect(events.map(\.seq) == [1, 2, 3])
+        #expect(events[1].data["phone_number"] == .string("+99•••••5670"))
+        #expect(events[2].data["code"] == .string("••••56"))
+        #expect(try await store.events(id: "a", after: 2, limit: 100).map(\.seq) == [3])
+        #expect(try await store.verification(id: "a")?.failedAttempts == 3)
+        #expect(try await store.update(id: "missing", at: Self.now) { _ in StoreChange(0) } == nil)
+    }
+
+    @Test("a throwing update changes nothing", arguments: Kind.allCases)
+    func throwingUpdateRollsBack(kind: Kind) async throws {
+        struct Boom: Error {}
+        let (store, _) = try await Self.make(kind)
+        _ = try await store.insert(Self.verification("a"), events: [], at: Self.now, idempotency: nil)
+        await #expect(throws: Boom.self) {
+            _ = try await store.update(id: "a", at: Self.now) { v -> StoreChange<Void> in
+                v.failedAttempts = 9
+                throw Boom()
+            }
+        }
+        #expect(try await store.verification(id: "a")?.failedAttempts == 0)
+        #expect(try await store.events(id: "a", after: 0, limit: 10).isEmpty)
+    }
+
+    @Test("deadlines list pending timers soonest first", arguments: Kind.allCases)
+    func deadlines(kind: Kind) async throws {
+        let (store, _) = try await Self.make(kind)
+        var late = Self.verification("late", "+99012345671")
+        late.deadline = Self.now.addingTimeInterval(500)
+        _ = try await store.insert(late, events: [], at: Self.now, idempotency: nil)
+        _ = try await store.insert(Self.verification("soon", "+99012345672"), events: [], at: Self.now, idempotency: nil)
+        #expect(try await store.deadlines(limit: 10).map(\.id) == ["soon", "late"])
+    }
+
+    @Test("an idempotency key is taken once; settings keep their first value", arguments: Kind.allCases)
+    func idempotencyAndSettings(kind: Kind) async throws {
+        let (store, _) = try await Self.make(kind)
+        let record = IdempotencyRecord(key: "k", requestHash: [1], status: 0, sealedBody: [], createdAt: Self.now)
+        _ = try await store.insert(Self.verification("a", "+99012345671"), events: [], at: Self.now, idempotency: record)
+        await #expect(throws: StoreError.idempotencyKeyReused) {
+            _ = try await store.insert(Self.verification("b", "+99012345672"), events: [], at: Self.now, idempotency: record)
+        }
+        #expect(try await store.verification(id: "b") == nil, "the losing insert left nothing")
+        try await store.saveIdempotentResponse(key: "k", status: 202, sealedBody: [9])
+        #expect(try await store.idempotencyRecord(key: "k")?.sealedBody == [9])
+        #expect(try await store.setSettingIfAbsent("s", [1]) == [1])
+        #expect(try await store.setSettingIfAbsent("s", [2]) == [1])
+        #expect(try await store.setting("s") == [1])
+    }
+}

@@ -47,6 +47,13 @@ public enum Redactor {
     /// Masks every run of 4 or more digits (a code or a number typed into free text)
     /// and every token-shaped word.
     public static func scrub(_ text: String) -> String {
+        var digitRun = 0
+        var needsMasking = false
+        for byte in text.utf8 {
+            digitRun = (48...57).contains(byte) ? digitRun + 1 : 0
+            if digitRun >= 4 { needsMasking = true; break }
+        }
+        guard needsMasking else { return scrubTokens(text) }
         var output = ""
         var run = ""
         func flush() {
@@ -71,7 +78,8 @@ public enum Redactor {
     static let tokenPrefixes = ["ct_", "sa_", "tk_", "whsec_", "cu_", "sk_"]
 
     private static func scrubTokens(_ text: String) -> String {
-        guard tokenPrefixes.contains(where: text.contains) else { return text }
+        // Every token prefix has an underscore: most text has none and costs one pass.
+        guard text.utf8.contains(UInt8(ascii: "_")), tokenPrefixes.contains(where: text.contains) else { return text }
         return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
             tokenPrefixes.contains(where: { word.contains($0) }) && word.count >= 12 ? "[redacted]" : String(word)
         }.joined(separator: " ")

@@ -1,65 +1,91 @@
 import Foundation
 import TacitCore
 
-/// The part of a verification that stores keep as one JSON document: everything but
+/// The part of a verification that stores keep as one binary record: everything but
 /// the phone number (sealed separately) and the columns stores index.
-public struct VerificationRecord: Codable, Sendable {
-    var brand: String
-    var locale: String
-    var clientRef: String?
-    var codeLength: Int
-    var channelTimeout: Int
-    var simSwap: SimSwapPolicy?
-    var workflow: [WorkflowStep]
-    var currentStep: Int?
-    var codeHash: [UInt8]?
-    var codeStep: Int?
-    var failedAttempts: Int
-    var risk: Risk
-    var clientTokenHash: [UInt8]
-    var endedAt: Date?
-
-    public init(_ v: Verification) {
-        brand = v.brand
-        locale = v.locale
-        clientRef = v.clientRef
-        codeLength = v.codeLength
-        channelTimeout = v.channelTimeout
-        simSwap = v.simSwap
-        workflow = v.workflow
-        currentStep = v.currentStep
-        codeHash = v.codeHash
-        codeStep = v.codeStep
-        failedAttempts = v.failedAttempts
-        risk = v.risk
-        clientTokenHash = v.clientTokenHash
-        endedAt = v.endedAt
-    }
+public struct VerificationRecord: Sendable {
+    /// The decoded verification, with the indexed columns still to fill in.
+    var template: Verification
 
     /// Rebuilds the verification from this record and the indexed columns.
     public func verification(id: String, phoneNumber: String, status: VerificationStatus,
                              deadline: Date?, createdAt: Date, lastSeq: Int) -> Verification {
-        let options = VerificationOptions(workflow: workflow.map(\.channel), codeLength: codeLength, channelTimeout: channelTimeout,
-                                          brand: brand, locale: locale, clientRef: clientRef, simSwap: simSwap)
-        var v = Verification(id: id, phoneNumber: phoneNumber, options: options, clientTokenHash: clientTokenHash, createdAt: createdAt)
-        v.workflow = workflow
+        var v = template
+        v.id = id
+        v.phoneNumber = phoneNumber
         v.status = status
-        v.currentStep = currentStep
         v.deadline = deadline
-        v.codeHash = codeHash
-        v.codeStep = codeStep
-        v.failedAttempts = failedAttempts
-        v.risk = risk
-        v.endedAt = endedAt
+        v.createdAt = createdAt
         v.lastSeq = lastSeq
         return v
     }
 
+    /// Format version 1 of the binary record.
+    static let version = 1
+
     public static func encode(_ v: Verification) -> [UInt8] {
-        (try? Array(JSONEncoder().encode(VerificationRecord(v)))) ?? []
+        var w = ByteWriter()
+        w.int(version)
+        w.string(v.brand)
+        w.string(v.locale)
+        w.optional(v.clientRef) { $0.string($1) }
+        w.int(v.codeLength)
+        w.int(v.channelTimeout)
+        w.optional(v.simSwap) { w, policy in
+            w.int(policy.maxAgeHours)
+            w.string(policy.action.rawValue)
+        }
+        w.int(v.workflow.count)
+        for step in v.workflow {
+            w.string(step.channel.rawValue)
+            w.string(step.status.rawValue)
+            w.optional(step.startedAt) { $0.double($1.timeIntervalSince1970) }
+            w.optional(step.endedAt) { $0.double($1.timeIntervalSince1970) }
+            w.optional(step.reason) { $0.string($1) }
+        }
+        w.optional(v.currentStep) { $0.int($1) }
+        w.optional(v.codeHash) { $0.data($1) }
+        w.optional(v.codeStep) { $0.int($1) }
+        w.int(v.failedAttempts)
+        w.optional(v.risk.simSwapped) { $0.bool($1) }
+        w.data(v.clientTokenHash)
+        w.optional(v.endedAt) { $0.double($1.timeIntervalSince1970) }
+        return w.bytes
     }
 
     public static func decode(_ bytes: [UInt8]) throws -> VerificationRecord {
-        try JSONDecoder().decode(VerificationRecord.self, from: Data(bytes))
+        var r = ByteReader(bytes)
+        guard try r.int() == version else { throw ByteReader.Malformed() }
+        func date(_ r: inout ByteReader) throws -> Date { Date(timeIntervalSince1970: try r.double()) }
+        func parse<T: RawRepresentable<String>>(_ r: inout ByteReader, _: T.Type) throws -> T {
+            guard let value = T(rawValue: try r.string()) else { throw ByteReader.Malformed() }
+            return value
+        }
+        let brand = try r.string()
+        let locale = try r.string()
+        let clientRef = try r.optional { try $0.string() }
+        let codeLength = try r.int()
+        let channelTimeout = try r.int()
+        let simSwap = try r.optional { r in SimSwapPolicy(maxAgeHours: try r.int(), action: try parse(&r, SimSwapPolicy.Action.self)) }
+        let count = try r.int()
+        guard (0...8).contains(count) else { throw ByteReader.Malformed() }
+        var workflow: [WorkflowStep] = []
+        for _ in 0..<count {
+            workflow.append(WorkflowStep(channel: try parse(&r, Channel.self), status: try parse(&r, StepStatus.self),
+                                         startedAt: try r.optional(date), endedAt: try r.optional(date),
+                                         reason: try r.optional { try $0.string() }))
+        }
+        let options = VerificationOptions(workflow: workflow.map(\.channel), codeLength: codeLength, channelTimeout: channelTimeout,
+                                          brand: brand, locale: locale, clientRef: clientRef, simSwap: simSwap)
+        var v = Verification(id: "", phoneNumber: "", options: options, clientTokenHash: [], createdAt: Date(timeIntervalSince1970: 0))
+        v.workflow = workflow
+        v.currentStep = try r.optional { try $0.int() }
+        v.codeHash = try r.optional { try $0.data() }
+        v.codeStep = try r.optional { try $0.int() }
+        v.failedAttempts = try r.int()
+        v.risk = Risk(simSwapped: try r.optional { try $0.bool() })
+        v.clientTokenHash = try r.data()
+        v.endedAt = try r.optional(date)
+        return VerificationRecord(template: v)
     }
 }

@@ -99,10 +99,8 @@ public final class SQLiteVerificationStore: VerificationStore {
     }
 
     static func append(_ events: [TimelineEvent], _ db: SQLiteConnection) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         for event in events {
-            try db.execute("INSERT INTO events (request_id, seq, body) VALUES (\(event.requestId), \(event.seq), \(Array(try encoder.encode(event))))")
+            try db.execute("INSERT INTO events (request_id, seq, body) VALUES (\(event.requestId), \(event.seq), \(event.jsonBytes))")
         }
     }
 

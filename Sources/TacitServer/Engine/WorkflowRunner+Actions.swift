@@ -4,7 +4,7 @@ import TacitCore
 extension WorkflowRunner {
     /// Carries out actions after their transaction committed. Returns a check URL
     /// when a silent step was issued one.
-    func perform(_ actions: [WorkflowAction], for verification: Verification) async -> String? {
+    func perform(_ actions: [WorkflowAction], for verification: Verification, codes: [Int: String]) async -> String? {
         var checkURL: String?
         for action in actions {
             switch action {
@@ -13,7 +13,7 @@ extension WorkflowRunner {
             case .startChannel(let step, let channel):
                 let url = channel == .silentAuth
                     ? await startSilent(verification, step: step)
-                    : await sendCode(verification, step: step, channel: channel)
+                    : await sendCode(verification, step: step, channel: channel, code: codes[step])
                 checkURL = checkURL ?? url
             case .notifyWebhook(let event): metrics.webhook(event)
             case .emit: break
@@ -22,12 +22,9 @@ extension WorkflowRunner {
         return checkURL
     }
 
-    /// Makes a code, keeps only its keyed hash, then hands the message to the sender.
-    private func sendCode(_ verification: Verification, step: Int, channel: Channel) async -> String? {
-        let code = codes.generate(verification.codeLength)
-        let hash = secrets.codeHash(code, verificationId: verification.id, step: step)
-        guard let issued = try? await transition(verification.id, { try $0.handle(.codeIssued(step: step, hash: hash)) }),
-              issued.verification.codeStep == step else { return nil }
+    /// Hands the message with the code issued in the committed transaction to the sender.
+    private func sendCode(_ verification: Verification, step: Int, channel: Channel, code: String?) async -> String? {
+        guard let code else { return nil }
         let message = OutboundMessage(channel: channel, to: verification.phoneNumber,
                                       body: MessageText.body(channel: channel, brand: verification.brand, code: code),
                                       verificationId: verification.id)

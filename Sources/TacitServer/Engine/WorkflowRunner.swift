@@ -50,11 +50,12 @@ public final class WorkflowRunner: Sendable {
         let now = clock.now()
         var machine = WorkflowMachine(draft, now: now)
         try? machine.handle(.start(simSwapped: swapped))
+        let codes = issueCodes(&machine)
         let written = try await store.insert(machine.verification, events: events + machine.actions.compactMap(\.emitted),
                                              at: now, idempotency: idempotency)
         hub.publish(written)
         metrics.started()
-        let url = await perform(machine.actions, for: machine.verification)
+        let url = await perform(machine.actions, for: machine.verification, codes: codes)
         let current = try await store.verification(id: draft.id) ?? machine.verification
         return Outcome(result: (), verification: current, checkURL: url)
     }
@@ -67,16 +68,17 @@ public final class WorkflowRunner: Sendable {
         _ body: @escaping @Sendable (inout WorkflowMachine) throws -> T
     ) async throws -> Outcome<T>? {
         let now = clock.now()
-        let update = try await store.update(id: id, at: now) { verification in
+        let update = try await store.update(id: id, at: now) { [self] verification in
             var machine = WorkflowMachine(verification, now: now)
             let result = try body(&machine)
+            let codes = issueCodes(&machine)
             verification = machine.verification
-            return StoreChange(Applied(result: result, actions: machine.actions),
+            return StoreChange(Applied(result: result, actions: machine.actions, codes: codes),
                                events: extra + machine.actions.compactMap(\.emitted))
         }
         guard let update else { return nil }
         hub.publish(update.events)
-        let url = await perform(update.result.actions, for: update.verification)
+        let url = await perform(update.result.actions, for: update.verification, codes: update.result.codes)
         return Outcome(result: update.result.result, verification: update.verification, checkURL: url)
     }
 
@@ -105,6 +107,21 @@ public final class WorkflowRunner: Sendable {
     private struct Applied<T: Sendable>: Sendable {
         var result: T
         var actions: [WorkflowAction]
+        var codes: [Int: String]
+    }
+
+    /// Makes a code for every code step the machine just started and keeps its keyed
+    /// hash in the same transaction, so a code exists in the store before it is sent.
+    /// Returns the codes in clear by step, for the sender only.
+    func issueCodes(_ machine: inout WorkflowMachine) -> [Int: String] {
+        var issued: [Int: String] = [:]
+        for case .startChannel(let step, let channel) in machine.actions where channel.sendsCode {
+            let code = codes.generate(machine.verification.codeLength)
+            let hash = secrets.codeHash(code, verificationId: machine.verification.id, step: step)
+            _ = try? machine.handle(.codeIssued(step: step, hash: hash))
+            if machine.verification.codeStep == step { issued[step] = code }
+        }
+        return issued
     }
 }
 

@@ -1,0 +1,24 @@
+-- POST /v1/verifications with an sms-only workflow and a distinct +990 number per request.
+local counter = 0
+next_prefix = 1
+prefix = 0
+
+function setup(thread)
+  thread:set("prefix", next_prefix)
+  next_prefix = next_prefix + 1
+end
+
+function init(args)
+  base = tonumber(os.getenv("TACIT_NUMBER_BASE") or "0")
+end
+
+request = function()
+  counter = counter + 1
+  local number = string.format("+990%01d%08d", prefix, base + counter)
+  local body = '{"phone_number":"' .. number .. '","workflow":[{"channel":"sms"}],"channel_timeout":15}'
+  return wrk.format("POST", "/v1/verifications", {["Content-Type"] = "application/json"}, body)
+end
+
+function delay()
+  return tonumber(os.getenv("TACIT_DELAY_MS") or "0")
+end

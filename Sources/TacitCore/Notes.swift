@@ -54,6 +54,12 @@ enum Notes {
                    data: ["attempts_remaining": .int(remaining)])
     }
 
+    static func timerFired(_ channel: Channel, seconds: Int) -> EventDraft {
+        EventDraft("timer:fired", channel: channel,
+                   note: "The step's \(seconds)-second timer fired on the server's own clock, and the \(channel.spokenName) step had not completed by then.",
+                   data: ["timeout_seconds": .int(seconds)])
+    }
+
     static func stepEnded(_ channel: Channel, label: String, reason: String?, isLast: Bool) -> EventDraft {
         let why = Self.reasons[reason ?? ""] ?? "The step ended (\(reason ?? "no reason given"))."
         let then = isLast || label == "cancelled" ? "" : " Moving on to the next step."

@@ -10,6 +10,7 @@ struct EventStreamer: Sendable {
     let hub: EventHub
     let clock: any TacitClock
     let heartbeatInterval: TimeInterval
+    let frames: FrameCache
 
     static let summaryLabel = "verification:summary"
     static let ping = Array(": ping\n\n".utf8)
@@ -72,7 +73,7 @@ struct EventStreamer: Sendable {
     private func send(_ event: TimelineEvent, cursor: inout Int, into continuation: AsyncStream<[UInt8]>.Continuation) -> Bool {
         guard event.seq > cursor else { return false }
         cursor = event.seq
-        continuation.yield(Self.frame(event))
+        continuation.yield(frames.frame(event))
         return event.label == Self.summaryLabel
     }
 

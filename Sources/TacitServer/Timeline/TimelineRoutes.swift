@@ -12,6 +12,7 @@ struct TimelineRoutes: Sendable {
     let hub: EventHub
     /// Seconds between `: ping` comments on an idle stream, on the injected clock.
     var heartbeatInterval: TimeInterval = 15
+    let frames = FrameCache()
     /// Most events one JSON read or export returns.
     static let readLimit = 10_000
 
@@ -27,7 +28,7 @@ struct TimelineRoutes: Sendable {
         let after = try resumePoint(request)
         guard try await store.verification(id: id) != nil else { throw APIProblem.notFound }
         if request.header("accept")?.lowercased().contains("text/event-stream") == true {
-            let streamer = EventStreamer(store: store, hub: hub, clock: runner.clock, heartbeatInterval: heartbeatInterval)
+            let streamer = EventStreamer(store: store, hub: hub, clock: runner.clock, heartbeatInterval: heartbeatInterval, frames: frames)
             return .eventStream(streamer.stream(id, after: after))
         }
         let events = try await store.events(id: id, after: after, limit: Self.readLimit)

@@ -33,12 +33,6 @@ enum Notes {
                           data: ["step": .int(index + 1), "timeout_seconds": .int(timeout)])
     }
 
-    static func timerFired(_ channel: Channel, timeout: Int) -> EventDraft {
-        EventDraft("timer:fired", channel: channel,
-                   note: "The \(timeout)-second timer for the \(channel.spokenName) step fired on the server's own clock before the step completed.",
-                   data: ["timeout_seconds": .int(timeout)])
-    }
-
     static func codeSent(_ channel: Channel, length: Int, to number: String) -> EventDraft {
         EventDraft("\(channel.rawValue):code_sent", channel: channel, outcome: .success,
                    note: "A \(length)-digit code was sent by \(channel.spokenName) to \(Redactor.phone(number)). Only a keyed hash of it is stored.",
@@ -58,6 +52,12 @@ enum Notes {
                        ? "The code does not match. \(remaining) attempt\(remaining == 1 ? "" : "s") left before the verification fails; sending a new code does not reset this."
                        : "The code does not match, and that was the last attempt allowed.",
                    data: ["attempts_remaining": .int(remaining)])
+    }
+
+    static func timerFired(_ channel: Channel, seconds: Int) -> EventDraft {
+        EventDraft("timer:fired", channel: channel,
+                   note: "The step's \(seconds)-second timer fired on the server's own clock, and the \(channel.spokenName) step had not completed by then.",
+                   data: ["timeout_seconds": .int(seconds)])
     }
 
     static func stepEnded(_ channel: Channel, label: String, reason: String?, isLast: Bool) -> EventDraft {

@@ -58,7 +58,10 @@ public enum Redactor {
         var run = ""
         func flush() {
             let digits = run.filter(\.isASCIIDigit)
-            if digits.count >= 7 { output += phone(run) }
+            // Four digits right after the mask are the kept tail of a number that was
+            // already redacted (a note quoting `+99•••••5670`): masking them again says nothing more.
+            if digits.count == 4, !run.hasPrefix("+"), output.hasSuffix(mask) { output += run }
+            else if digits.count >= 7 { output += phone(run) }
             else if digits.count >= 4 { output += (run.hasPrefix("+") ? "+" : "") + code(digits) }
             else { output += run }
             run = ""

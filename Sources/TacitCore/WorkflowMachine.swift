@@ -85,7 +85,7 @@ public struct WorkflowMachine {
 
     private mutating func timerFired(step: Int) {
         guard isActive(step), let deadline = verification.deadline, deadline <= now else { return }
-        emit(Notes.timerFired(verification.workflow[step].channel, timeout: verification.channelTimeout))
+        emit(Notes.timerFired(verification.workflow[step].channel, seconds: verification.channelTimeout))
         fail(step: step, status: .expired, reason: "timeout", label: "timed_out")
     }
 

@@ -60,6 +60,7 @@ public final class TacitApplication: Sendable {
         var router = RouteTable(metrics: metrics)
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
                            allowVirtualRange: configuration.dev).register(&router)
+        TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: hub).register(&router)
         ServiceRoutes(store: store, metrics: metrics, timers: timers, hub: hub, inbox: inbox, assets: ConsoleAssets(),
                       ready: { [weak self] in self?.isReady.load(ordering: .relaxed) ?? false }).register(&router)
         let routes = router.router

@@ -1,0 +1,77 @@
+import Foundation
+import TacitCore
+import TacitCrypto
+import TacitHTTP
+import TacitStore
+
+extension TimelineRoutes {
+    /// Runs a handler, turning thrown problems into problem+json. Anything else is the
+    /// server's fault: a 503 without internals.
+    func respond(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> @Sendable (HTTPRequest) async -> HTTPResponse {
+        { request in
+            do { return try await handler(request) }
+            catch let problem as APIProblem { return problem.response }
+            catch { return APIProblem.unavailable.response }
+        }
+    }
+
+    func requestID(_ request: HTTPRequest) throws(APIProblem) -> String {
+        guard let id = request.pathParameters["id"], !id.isEmpty, id.count <= 64,
+              id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw APIProblem.notFound
+        }
+        return id
+    }
+
+    /// Where a read starts: `Last-Event-ID` (an SSE reconnect) wins over `?after=`.
+    func resumePoint(_ request: HTTPRequest) throws(APIProblem) -> Int {
+        if let lastEventID = request.header("last-event-id"), !lastEventID.isEmpty {
+            return try sequenceNumber(lastEventID, name: "Last-Event-ID")
+        }
+        guard let after = request.query["after"] else { return 0 }
+        return try sequenceNumber(after, name: "after")
+    }
+
+    private func sequenceNumber(_ text: String, name: String) throws(APIProblem) -> Int {
+        guard (1...18).contains(text.count), text.allSatisfy(\.isASCIIDigitCharacter), let value = Int(text) else {
+            throw APIProblem.invalid([InvalidParameter(name: name, reason: "must be a non-negative integer")])
+        }
+        return value
+    }
+
+    func requireJSON(_ request: HTTPRequest) throws(APIProblem) {
+        guard let type = request.header("content-type")?.lowercased() else { return }
+        let refused = ["multipart/", "xml", "text/html", "application/octet-stream"]
+        if refused.contains(where: type.contains) { throw .unsupportedMediaType }
+    }
+
+    /// The `Authorization: Bearer …` value; its absence is a 401.
+    func bearerToken(_ request: HTTPRequest) throws(APIProblem) -> String {
+        guard let header = request.header("authorization") else { throw .clientTokenMissing }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty, parts[1].count <= 256 else {
+            throw .clientTokenMissing
+        }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The token must be this verification's (compared as keyed hashes in constant
+    /// time) and the verification still pending. Another pending verification's token
+    /// is a 403; anything else unknown is a 401.
+    func authorize(_ token: String, for verification: Verification) async throws {
+        let hash = secrets.tokenHash(token)
+        if ConstantTime.equals(hash, verification.clientTokenHash) {
+            guard verification.status == .pending else { throw APIProblem.clientTokenExpired }
+            return
+        }
+        if let directory = store as? any ClientTokenDirectory,
+           let owner = try await directory.pendingVerificationID(clientTokenHash: hash), owner != verification.id {
+            throw APIProblem.clientTokenForbidden
+        }
+        throw APIProblem.clientTokenMissing
+    }
+}
+
+extension Character {
+    var isASCIIDigitCharacter: Bool { ("0"..."9").contains(self) }
+}

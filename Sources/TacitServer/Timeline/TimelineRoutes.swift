@@ -1,0 +1,67 @@
+import Foundation
+import TacitCore
+import TacitHTTP
+import TacitStore
+
+/// The timeline routes (SPEC §2 and §4): a verification's events as JSON or as a live
+/// Server-Sent Events stream, device events posted with the client token, and the export.
+struct TimelineRoutes: Sendable {
+    let runner: WorkflowRunner
+    let store: any VerificationStore
+    let secrets: ServerSecrets
+    let hub: EventHub
+    /// Seconds between `: ping` comments on an idle stream, on the injected clock.
+    var heartbeatInterval: TimeInterval = 15
+    let frames = FrameCache()
+    /// Most events one JSON read or export returns.
+    static let readLimit = 10_000
+
+    func register(_ router: inout RouteTable) {
+        router.add("GET", "/v1/verifications/:id/events") { await respond { try await events($0) }($0) }
+        router.add("POST", "/v1/verifications/:id/events") { await respond { try await deviceEvent($0) }($0) }
+        router.add("GET", "/v1/verifications/:id/timeline") { await respond { try await timeline($0) }($0) }
+    }
+
+    /// JSON by default; an SSE stream when the client accepts `text/event-stream`.
+    func events(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let id = try requestID(request)
+        let after = try resumePoint(request)
+        guard try await store.verification(id: id) != nil else { throw APIProblem.notFound }
+        if request.header("accept")?.lowercased().contains("text/event-stream") == true {
+            let streamer = EventStreamer(store: store, hub: hub, clock: runner.clock, heartbeatInterval: heartbeatInterval, frames: frames)
+            return .eventStream(streamer.stream(id, after: after))
+        }
+        let events = try await store.events(id: id, after: after, limit: Self.readLimit)
+        return .json(bytes: JSONText.encode(["events": events]), headers: [("Cache-Control", "no-store")])
+    }
+
+    /// `GET …/timeline`: the export, with the summary and per-stage durations.
+    func timeline(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let id = try requestID(request)
+        guard let verification = try await store.verification(id: id) else { throw APIProblem.notFound }
+        let events = try await store.events(id: id, after: 0, limit: Self.readLimit)
+        let export = TimelineExport(verification, events: events, exportedAt: runner.clock.now())
+        return .json(bytes: JSONText.encode(export), headers: [("Cache-Control", "no-store")])
+    }
+
+    /// `POST …/events`: a device's own observation, merged into the same sequence.
+    /// It never changes the workflow, and the client token's life ends with its verification.
+    func deviceEvent(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let id = try requestID(request)
+        let token = try bearerToken(request)
+        guard let verification = try await store.verification(id: id) else { throw APIProblem.notFound }
+        try await authorize(token, for: verification)
+        try requireJSON(request)
+        let input = try DeviceEventInput(body: request.body)
+        let draft = input.draft(channel: verification.activeChannel)
+        let outcome: WorkflowRunner.Outcome<Void>?
+        do {
+            outcome = try await runner.transition(id, events: [draft]) { machine in
+                // Checked again inside the transaction: the verification may have ended meanwhile.
+                guard machine.verification.status == .pending else { throw APIProblem.clientTokenExpired }
+            }
+        }
+        guard let outcome else { throw APIProblem.notFound }
+        return .json(status: 201, bytes: JSONText.encode(["seq": outcome.verification.lastSeq]))
+    }
+}

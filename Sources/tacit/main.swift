@@ -18,6 +18,8 @@ switch arguments.first {
 case "serve":
     if arguments.contains("--help") { print(ServeCommand.usage); status = 0 }
     else { status = await ServeCommand.run(Array(arguments.dropFirst())) }
+case "keys":
+    if arguments.contains("--help") { print(KeysCommand.usage); status = 0 } else { status = await KeysCommand.run(Array(arguments.dropFirst())) }
 case "--help", "-h", "help":
     print(commands)
     status = 0

@@ -67,4 +67,13 @@ struct SecurityKeysCommandTests {
         let badScope = try tacit(["keys", "create", "--name", "x", "--scopes", "admin", "--db", "/nonexistent-dir/x.db"])
         #expect(badScope.status != 0)
     }
+
+    @Test("serve refuses a malformed security setting with usage on stderr and exit 2")
+    func serveSettings() throws {
+        for arguments in [["--rate-sends-per-number", "five"], ["--max-in-flight", "0"], ["--deny-prefixes", "44"]] {
+            let run = try tacit(["serve", "--port", "0", "--db", "/nonexistent-dir/x.db"] + arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.error.contains("Usage: tacit serve"))
+        }
+    }
 }

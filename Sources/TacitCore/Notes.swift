@@ -110,5 +110,7 @@ enum Notes {
         "too_many_attempts": "too many wrong codes were entered.",
         "sim_swapped": "the SIM card changed recently and the policy says to block.",
         "provider_error": "The message provider could not deliver the code.",
+        "rate_limited": "Too many codes were sent to this number recently, so Tacit did not send another (no provider was called).",
+        "destination_denied": "This server does not send codes to numbers in this range, so nothing was sent (no provider was called).",
     ]
 }

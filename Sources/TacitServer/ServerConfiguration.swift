@@ -16,6 +16,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var operatorLatencyMilliseconds = 0
     public var threadPoolSize = 4
     public var maxInFlight = 2048
+    /// Rate limits, destination lists and abuse guards.
+    public var security = SecurityConfiguration()
 
     public init() {}
 

@@ -18,6 +18,8 @@ public final class TacitApplication: Sendable {
         public var sender: any MessageSender = NoProviderSender()
         public var silentAuth: (any SilentAuthProvider)?
         public var simSwap: (any SimSwapChecker)?
+        /// Where security warnings go (refused starts and sends, conversion drops).
+        public var securityLog: SecurityLog = .standardError
         public init() {}
     }
 
@@ -47,10 +49,12 @@ public final class TacitApplication: Sendable {
         store.protect(with: secrets.fieldProtection)
         let clock = dependencies.clock
         let metrics = Metrics()
+        let security = SecurityLayer(configuration: configuration, store: store, secrets: secrets, clock: clock, log: dependencies.securityLog)
+        metrics.addSection(security.metrics.render)
         let hub = EventHub()
         let timers = TimerScheduler(clock: clock)
         let inbox = configuration.dev ? HandsetInbox(clock: clock) : nil
-        let sender: any MessageSender = inbox.map { RoutingSender(inbox: $0, fallback: dependencies.sender) } ?? dependencies.sender
+        let sender = security.guarding(inbox.map { RoutingSender(inbox: $0, fallback: dependencies.sender) } ?? dependencies.sender)
         let runner = WorkflowRunner(
             store: store, clock: clock, secrets: secrets, codes: dependencies.codes, sender: sender,
             silent: dependencies.silentAuth ?? UnavailableSilentAuth(), simSwap: dependencies.simSwap ?? NoSimSwapChecker(),
@@ -64,7 +68,8 @@ public final class TacitApplication: Sendable {
         ServiceRoutes(store: store, metrics: metrics, timers: timers, hub: hub, inbox: inbox, assets: ConsoleAssets(),
                       ready: { [weak self] in self?.isReady.load(ordering: .relaxed) ?? false }).register(&router)
         let routes = router.router
-        let server = HTTPServer(configuration: httpConfiguration()) { request in await routes.handle(request) }
+        let gate = security.gate
+        let server = HTTPServer(configuration: httpConfiguration()) { request in await gate.handle(request) { await routes.handle($0) } }
         try server.start()
         // The scheduler is the one long-running task the application owns; shutdown cancels it.
         let scheduler = Task { await timers.run { id in await runner.timerFired(id) } }

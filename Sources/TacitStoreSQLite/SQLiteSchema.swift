@@ -33,5 +33,23 @@ enum SQLiteSchema {
                 value BLOB NOT NULL
             );
             """),
+        Migration("002_api_keys", sql: """
+            CREATE TABLE api_keys (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                key_hash BLOB NOT NULL UNIQUE,
+                scopes TEXT NOT NULL,
+                created_at REAL NOT NULL,
+                last_used_at REAL,
+                revoked_at REAL
+            );
+            """),
+        Migration("003_rate_limits", sql: """
+            CREATE TABLE rate_limits (
+                key TEXT PRIMARY KEY,
+                window_start REAL NOT NULL,
+                hits INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            """),
     ])
 }

@@ -13,6 +13,8 @@ public final class InMemoryStore: VerificationStore {
         var settings: [String: [UInt8]] = [:]
     }
     private let state = Mutex(State())
+    /// API keys and rate-limit counters (see `InMemoryStore+Security.swift`).
+    let security = Mutex(SecurityState())
 
     public init() {}
 

@@ -6,7 +6,7 @@ enum ServerSettings {
     static let valued: Set<String> = ["host", "port", "db", "database-url", "config", "secret", "public-url", "operator-latency"]
 
     static func configuration(_ arguments: [String]) throws -> ServerConfiguration {
-        let parsed = try Arguments(arguments, valued: valued, flags: ["dev"])
+        let parsed = try Arguments(arguments, valued: valued.union(securityValued), flags: ["dev"])
         if let extra = parsed.positional.first { throw Arguments.UsageError(message: "unexpected argument \(extra)") }
         let environment = ProcessInfo.processInfo.environment
         var file: [String: String] = [:]
@@ -30,6 +30,7 @@ enum ServerSettings {
             guard let ms = Int(latency), (0...10_000).contains(ms) else { throw Arguments.UsageError(message: "--operator-latency must be 0 to 10000 ms") }
             configuration.operatorLatencyMilliseconds = ms
         }
+        try applySecurity(&configuration, setting)
         return configuration
     }
 

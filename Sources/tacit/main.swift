@@ -21,6 +21,9 @@ case "serve":
 case "timeline":
     if arguments.contains("--help") { print(TimelineCommand.usage); status = 0 }
     else { status = await TimelineCommand.run(Array(arguments.dropFirst())) }
+case "keys":
+    if arguments.contains("--help") { print(KeysCommand.usage); status = 0 }
+    else { status = await KeysCommand.run(Array(arguments.dropFirst())) }
 case "--help", "-h", "help":
     print(commands)
     status = 0

@@ -11,8 +11,12 @@ public final class Metrics: Sendable {
         var started = 0
     }
     private let state = Mutex(State())
+    /// Blocks other parts append to the exposition text (e.g. security counters).
+    private let sections = Mutex<[@Sendable () -> String]>([])
 
     public init() {}
+
+    func addSection(_ render: @escaping @Sendable () -> String) { sections.withLock { $0.append(render) } }
 
     func request(route: String, method: String, status: Int) {
         let key = "method=\"\(method)\",route=\"\(route)\",status=\"\(status)\""
@@ -65,6 +69,6 @@ public final class Metrics: Sendable {
         lines.append("# HELP tacit_sse_subscribers Live timeline subscribers.")
         lines.append("# TYPE tacit_sse_subscribers gauge")
         lines.append("tacit_sse_subscribers \(subscribers)")
-        return lines.joined(separator: "\n") + "\n"
+        return lines.joined(separator: "\n") + "\n" + sections.withLock { $0 }.map { $0() }.joined()
     }
 }

@@ -1,0 +1,49 @@
+import Foundation
+import TacitCore
+import TacitCrypto
+import TacitHTTP
+import TacitStore
+
+/// Turns a request's bearer credential into a `Principal`, or a 401/403 problem.
+/// A credential that is present is always checked, even in dev mode.
+struct Authenticator: Sendable {
+    let keys: (any KeyStore)?
+    let store: any VerificationStore
+    let secrets: ServerSecrets
+    let clock: any TacitClock
+    let dev: Bool
+    /// How stale `last_used_at` may get before a use is written (a write per request would be waste).
+    static let touchInterval: TimeInterval = 60
+
+    func authenticate(_ request: HTTPRequest, scope: String, id: String?, device: String?) async throws -> Principal {
+        guard let bearer = request.bearer, !bearer.isEmpty else {
+            guard dev, request.isLoopback else { throw APIProblem.unauthorized }
+            return .devLoopback
+        }
+        if bearer.hasPrefix("ct_") { return try await deviceToken(bearer, id: id, permission: device) }
+        // Hash first, then an index lookup: the secret never meets a comparison.
+        guard let keys, let key = try await keys.key(hash: secrets.tokenHash(bearer)), !key.isRevoked else {
+            throw APIProblem.unauthorized
+        }
+        guard key.scopes.contains(scope) else { throw APIProblem.forbidden }
+        let now = clock.now()
+        if key.lastUsedAt.map({ now.timeIntervalSince($0) >= Self.touchInterval }) ?? true {
+            try? await keys.touchKey(id: key.id, at: now)
+        }
+        return .key(key)
+    }
+
+    /// A client token is good only on its own verification's device routes, while
+    /// the verification is pending; the silent-auth submit only while that step is active.
+    /// Unknown ids and wrong tokens answer alike, so a token can't probe for other ids.
+    private func deviceToken(_ token: String, id: String?, permission: String?) async throws -> Principal {
+        guard let id, let verification = try await store.verification(id: id),
+              ConstantTime.equals(secrets.tokenHash(token), verification.clientTokenHash) else {
+            throw APIProblem.unauthorized
+        }
+        guard verification.status == .pending else { throw APIProblem.unauthorized }
+        guard let permission, Scope.clientToken.contains(permission) else { throw APIProblem.forbidden }
+        if permission == Scope.silentAuthSubmit, verification.activeChannel != .silentAuth { throw APIProblem.forbidden }
+        return .device(verificationId: id)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import TacitCore
+import TacitPhone
+
+/// Stands in front of the real sender: a message to a denied destination, or one past
+/// the number's send limit, is refused here, so the provider is never called. The
+/// refusal reason (`destination_denied`, `rate_limited`) fails the step over and lands
+/// on the timeline like any other delivery failure.
+struct GuardedSender: MessageSender {
+    let inner: any MessageSender
+    let limiter: RateLimiter
+    let configuration: SecurityConfiguration
+    let clock: any TacitClock
+    let metrics: SecurityMetrics
+    let monitor: ConversionMonitor
+    let log: SecurityLog
+
+    func send(_ message: OutboundMessage) async -> DeliveryResult {
+        if let refusal = await refusal(for: message) {
+            metrics.refused(refusal, at: "send")
+            log.warning("did not send a \(message.channel.rawValue) code: \(refusal)")
+            return .refused(reason: refusal)
+        }
+        let result = await inner.send(message)
+        if result == .accepted { monitor.sent() }
+        return result
+    }
+
+    private func refusal(for message: OutboundMessage) async -> String? {
+        let number = try? PhoneNumberParser().parse(message.to, allowVirtualRange: true)
+        if number?.isVirtual == true, !configuration.limitVirtualRange { return nil }
+        if configuration.destinations.refusal(e164: message.to, region: number?.region) != nil { return "destination_denied" }
+        // Counted when handed to a sender; a store failure refuses rather than sends unmetered.
+        guard let decision = try? await limiter.consume("send", message.to, configuration.sendsPerNumber, at: clock.now()) else {
+            return "rate_limited"
+        }
+        if case .limited = decision { return "rate_limited" }
+        return nil
+    }
+}

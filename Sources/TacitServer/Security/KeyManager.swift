@@ -1,0 +1,44 @@
+import Foundation
+import TacitCrypto
+import TacitStore
+
+/// Creates, lists and revokes API keys in a store (what `tacit keys` runs). A key is
+/// shown once, when created; the store keeps only its keyed hash.
+public struct KeyManager: Sendable {
+    /// A refused request, with a stable code; never carries a key.
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        public var code: String
+        public var description: String
+    }
+
+    let store: any KeyStore
+    let secrets: ServerSecrets
+
+    /// Migrates `store` and loads the server secret the same way `tacit serve` does,
+    /// so keys made here hash alike there.
+    public static func open(store: any VerificationStore & KeyStore, secret: String?) async throws -> KeyManager {
+        try await store.migrate()
+        return KeyManager(store: store, secrets: try await ServerSecrets.load(configured: secret, store: store))
+    }
+
+    /// Makes a key named `name` with `scopes` (defaults when empty); returns it and its secret `tk_…`.
+    public func create(name: String, scopes: [String] = [], at now: Date = Date()) async throws -> (key: APIKey, secret: String) {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard (1...64).contains(trimmed.count), !trimmed.contains(where: \.isNewline) else {
+            throw Failure(code: "invalid_name", description: "the name must be 1 to 64 characters on one line")
+        }
+        let granted = scopes.isEmpty ? Scope.defaults : scopes
+        if let unknown = granted.first(where: { !Scope.all.contains($0) }) {
+            throw Failure(code: "invalid_scope", description: "unknown scope \(unknown); known: \(Scope.all.sorted().joined(separator: ", "))")
+        }
+        let secret = Token.generate(prefix: "tk_")
+        let key = APIKey(id: "key_" + Hex.encode(SecureRandom.bytes(8)), name: trimmed, scopes: Array(Set(granted)).sorted(), createdAt: now)
+        try await store.insertKey(key, hash: secrets.tokenHash(secret))
+        return (key, secret)
+    }
+
+    public func list() async throws -> [APIKey] { try await store.keys() }
+
+    /// false when no key has this id.
+    public func revoke(id: String, at now: Date = Date()) async throws -> Bool { try await store.revokeKey(id: id, at: now) }
+}

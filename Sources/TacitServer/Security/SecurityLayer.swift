@@ -1,0 +1,43 @@
+import Foundation
+import TacitCore
+import TacitStore
+
+/// The security parts built together from the configuration, for the composition root:
+/// the gate in front of the router and the guard in front of the sender.
+struct SecurityLayer: Sendable {
+    let gate: SecurityGate
+    let metrics: SecurityMetrics
+    private let limiter: RateLimiter
+    private let monitor: ConversionMonitor
+    private let configuration: SecurityConfiguration
+    private let clock: any TacitClock
+    private let log: SecurityLog
+
+    init(configuration server: ServerConfiguration, store: any VerificationStore, secrets: ServerSecrets,
+         clock: any TacitClock, log: SecurityLog) {
+        let configuration = server.security
+        let metrics = SecurityMetrics()
+        // A store without shared counters still gets limits, counted by this process alone.
+        let limiter = RateLimiter(store: store as? any RateLimitStore ?? LocalRateLimits(), fields: secrets.fieldProtection)
+        let monitor = ConversionMonitor(clock: clock, configuration: configuration, metrics: metrics, log: log)
+        // A store that keeps no keys accepts none: outside dev mode every /v1 call is then refused.
+        let authenticator = Authenticator(keys: store as? any KeyStore, store: store, secrets: secrets, clock: clock, dev: server.dev)
+        gate = SecurityGate(
+            authenticator: authenticator, limiter: limiter, configuration: configuration, store: store, clock: clock, dev: server.dev,
+            starts: StartGuard(limiter: limiter, configuration: configuration, clock: clock, dev: server.dev, metrics: metrics, log: log),
+            checks: FailedCheckGuard(limiter: limiter, configuration: configuration, clock: clock, metrics: metrics),
+            monitor: monitor, metrics: metrics)
+        self.metrics = metrics
+        self.limiter = limiter
+        self.monitor = monitor
+        self.configuration = configuration
+        self.clock = clock
+        self.log = log
+    }
+
+    /// `sender` behind the destination lists and the per-number send limit.
+    func guarding(_ sender: any MessageSender) -> any MessageSender {
+        GuardedSender(inner: sender, limiter: limiter, configuration: configuration, clock: clock,
+                      metrics: metrics, monitor: monitor, log: log)
+    }
+}

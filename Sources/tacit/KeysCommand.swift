@@ -1,0 +1,87 @@
+import Foundation
+import TacitServer
+import TacitStore
+import TacitStoreSQLite
+
+/// `tacit keys create|list|revoke`: API keys in the store `tacit serve` uses.
+enum KeysCommand {
+    static let usage = """
+        Usage: tacit keys create --name NAME [--scopes SCOPE,…] [STORE]
+               tacit keys list [STORE]
+               tacit keys revoke ID [STORE]
+
+        STORE: [--db PATH | --database-url URL] [--secret SECRET] [--config FILE]
+        (the same flags and TACIT_* variables as `tacit serve`; the secret must match).
+
+        A new key is printed once and stored only as a keyed hash.
+        Scopes: verifications:read, verifications:write (default: both).
+        """
+
+    static func run(_ arguments: [String]) async -> Int32 {
+        let parsed: Arguments
+        do {
+            parsed = try Arguments(arguments, valued: ["name", "scopes", "db", "database-url", "secret", "config"], flags: [])
+        } catch let error as Arguments.UsageError {
+            return CLI.usageError(error.message, usage: usage)
+        } catch { return CLI.usageError("\(error)", usage: usage) }
+        guard let action = parsed.positional.first, ["create", "list", "revoke"].contains(action) else {
+            return CLI.usageError(parsed.positional.first.map { "unknown keys command \($0)" } ?? "no keys command given", usage: usage)
+        }
+        let rest = Array(parsed.positional.dropFirst())
+        guard rest.count == (action == "revoke" ? 1 : 0) else {
+            return CLI.usageError(action == "revoke" ? "revoke needs exactly one key ID" : "unexpected argument \(rest[0])", usage: usage)
+        }
+        if action == "create", parsed.value("name") == nil { return CLI.usageError("create needs --name", usage: usage) }
+        let store: [String] = ["db", "database-url", "secret", "config"].flatMap { flag in parsed.value(flag).map { ["--\(flag)", $0] } ?? [] }
+        do {
+            let manager = try await open(store)
+            switch action {
+            case "create": return try await create(manager, name: parsed.value("name") ?? "", scopes: parsed.value("scopes"))
+            case "list": return try await list(manager)
+            default: return try await revoke(manager, id: rest[0])
+            }
+        } catch let error as Arguments.UsageError {
+            return CLI.usageError(error.message, usage: usage)
+        } catch {
+            CLI.printError("tacit keys: \(error)")
+            return 1
+        }
+    }
+
+    private static func open(_ storeFlags: [String]) async throws -> KeyManager {
+        let configuration = try ServerSettings.configuration(storeFlags)
+        guard configuration.databaseURL == nil else {
+            throw Arguments.UsageError(message: "--database-url: the PostgreSQL store is not available in this build; use --db")
+        }
+        return try await KeyManager.open(store: try SQLiteVerificationStore(path: configuration.databasePath), secret: configuration.secret)
+    }
+
+    private static func create(_ manager: KeyManager, name: String, scopes: String?) async throws -> Int32 {
+        let list = (scopes ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
+        let (key, secret) = try await manager.create(name: name, scopes: list)
+        print("Created API key \(key.id) (\(key.name)) with scopes \(key.scopes.joined(separator: ","))")
+        print(secret)
+        print("This is the only time the key is shown; store it now.")
+        return 0
+    }
+
+    private static func list(_ manager: KeyManager) async throws -> Int32 {
+        let keys = try await manager.list()
+        guard !keys.isEmpty else { print("No API keys."); return 0 }
+        print(["ID", "NAME", "SCOPES", "CREATED", "LAST USED", "REVOKED"].joined(separator: "\t"))
+        for key in keys {
+            let dates = [key.createdAt, key.lastUsedAt, key.revokedAt].map { $0.map { ISO8601DateFormatter().string(from: $0) } ?? "-" }
+            print(([key.id, key.name, key.scopes.joined(separator: ",")] + dates).joined(separator: "\t"))
+        }
+        return 0
+    }
+
+    private static func revoke(_ manager: KeyManager, id: String) async throws -> Int32 {
+        guard try await manager.revoke(id: id) else {
+            CLI.printError("tacit keys: no key has the id \(id)")
+            return 1
+        }
+        print("Revoked API key \(id).")
+        return 0
+    }
+}

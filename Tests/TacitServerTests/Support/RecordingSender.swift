@@ -1,0 +1,64 @@
+import Foundation
+import Synchronization
+import TacitServer
+
+/// A sender that keeps every message it is handed (the "provider" in tests). When
+/// `holding`, each send waits until `release()`, so a test can keep a request in flight.
+final class RecordingSender: MessageSender {
+    private struct State {
+        var messages: [OutboundMessage] = []
+        var holding: Bool
+        var held: [CheckedContinuation<Void, Never>] = []
+        var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
+    }
+    private let state: Mutex<State>
+
+    init(holding: Bool = false) {
+        state = Mutex(State(holding: holding))
+    }
+
+    var messages: [OutboundMessage] { state.withLock { $0.messages } }
+    var count: Int { state.withLock { $0.messages.count } }
+
+    /// The code in the last message sent to `number` (the message's trailing digits).
+    func lastCode(to number: String) -> String? {
+        messages.last { $0.to == number }.map { String($0.body.reversed().drop { !$0.isNumber }.prefix { $0.isNumber }.reversed()) }
+    }
+
+    func send(_ message: OutboundMessage) async -> DeliveryResult {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let (go, ready) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                state.messages.append(message)
+                let ready = state.waiters.filter { $0.0 <= state.messages.count }.map(\.1)
+                state.waiters.removeAll { $0.0 <= state.messages.count }
+                if state.holding { state.held.append(continuation); return (false, ready) }
+                return (true, ready)
+            }
+            ready.forEach { $0.resume() }
+            if go { continuation.resume() }
+        }
+        return .accepted
+    }
+
+    /// Suspends until at least `count` messages arrived.
+    func waitFor(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = state.withLock { state in
+                if state.messages.count >= count { return true }
+                state.waiters.append((count, continuation))
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+
+    /// Lets every held send finish, and later ones pass at once.
+    func release() {
+        let held = state.withLock { state in
+            state.holding = false
+            defer { state.held = [] }
+            return state.held
+        }
+        held.forEach { $0.resume() }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TacitStore
+import TacitStoreSQLite
+import TacitTesting
+
+/// The key and rate-limit contract, run against the SQLite store and the in-memory one.
+@Suite("Key and rate-limit stores")
+struct SecurityStoreContractTests {
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, memory
+        var testDescription: String { rawValue }
+    }
+
+    /// The store, and the temporary directory that must outlive it.
+    func make(_ backend: Backend) async throws -> (any KeyStore & RateLimitStore, TemporaryDatabase?) {
+        switch backend {
+        case .memory: return (InMemoryStore(), nil)
+        case .sqlite:
+            let directory = try TemporaryDatabase()
+            let store = try SQLiteVerificationStore(path: directory.path)
+            try await store.migrate()
+            return (store, directory)
+        }
+    }
+
+    @Test("keys are found by hash only, listed, touched and revoked once", arguments: Backend.allCases)
+    func keys(_ backend: Backend) async throws {
+        let (store, directory) = try await make(backend)
+        let created = Date(timeIntervalSince1970: 1_800_000_000)
+        let key = APIKey(id: "key_1", name: "ci", scopes: ["verifications:read"], createdAt: created)
+        try await store.insertKey(key, hash: [1, 2, 3])
+        #expect(try await store.key(hash: [1, 2, 3]) == key)
+        #expect(try await store.key(hash: [1, 2, 4]) == nil)
+        try await store.touchKey(id: "key_1", at: created.addingTimeInterval(5))
+        #expect(try await store.keys().first?.lastUsedAt == created.addingTimeInterval(5))
+        #expect(try await store.revokeKey(id: "key_1", at: created.addingTimeInterval(10)))
+        #expect(try await store.revokeKey(id: "key_1", at: created.addingTimeInterval(20)))
+        #expect(try await store.key(hash: [1, 2, 3])?.revokedAt == created.addingTimeInterval(10))
+        #expect(try await store.revokeKey(id: "key_none", at: created) == false)
+        _ = directory
+    }
+
+    @Test("a fixed window counts to its limit, refuses without counting, and starts again in the next window", arguments: Backend.allCases)
+    func window(_ backend: Backend) async throws {
+        let (store, directory) = try await make(backend)
+        let limit = RateLimit(3, per: 600)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)   // a multiple of 600
+        for hit in 1...3 { #expect(try await store.consume("k", limit, at: start.addingTimeInterval(Double(hit))) == .allowed(hits: hit)) }
+        #expect(try await store.consume("k", limit, at: start.addingTimeInterval(100)) == .limited(retryAfter: 500))
+        #expect(try await store.hits("k", limit, at: start.addingTimeInterval(100)) == 3)
+        #expect(try await store.consume("other", limit, at: start) == .allowed(hits: 1))
+        #expect(try await store.consume("k", limit, at: start.addingTimeInterval(600)) == .allowed(hits: 1))
+        try await store.resetRate("k")
+        #expect(try await store.hits("k", limit, at: start.addingTimeInterval(600)) == 0)
+        _ = directory
+    }
+
+    @Test("parallel hits never pass the limit", arguments: Backend.allCases)
+    func parallel(_ backend: Backend) async throws {
+        let (store, directory) = try await make(backend)
+        let limit = RateLimit(5, per: 600)
+        let at = Date(timeIntervalSince1970: 1_800_000_000)
+        let allowed = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<40 { group.addTask { if case .allowed = try await store.consume("k", limit, at: at) { true } else { false } } }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(allowed == 5)
+        _ = directory
+    }
+}

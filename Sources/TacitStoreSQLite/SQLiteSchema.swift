@@ -51,5 +51,9 @@ enum SQLiteSchema {
                 hits INTEGER NOT NULL
             ) WITHOUT ROWID;
             """),
+        Migration("004_client_token_index", sql: """
+            ALTER TABLE verifications ADD COLUMN client_token_hash BLOB;
+            CREATE INDEX verifications_pending_client_token ON verifications(client_token_hash) WHERE status = 'pending';
+            """),
     ])
 }

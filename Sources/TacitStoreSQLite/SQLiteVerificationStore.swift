@@ -39,10 +39,10 @@ public final class SQLiteVerificationStore: VerificationStore {
                 }
                 do {
                     try db.execute("""
-                        INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record)
+                        INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, client_token_hash)
                         VALUES (\(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
                                 \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq),
-                                \(VerificationRecord.encode(stored)))
+                                \(VerificationRecord.encode(stored)), \(stored.clientTokenHash))
                         """)
                 } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.concurrentVerification }
                 try Self.append(written, db)

@@ -91,7 +91,17 @@ public final class InMemoryStore: VerificationStore {
         }
     }
 
+    func pendingVerifications() async throws -> [Verification] {
+        state.withLock { $0.verifications.values.filter { $0.status == .pending } }
+    }
+
     public func pendingCount() async throws -> Int {
         state.withLock { $0.verifications.values.filter { $0.status == .pending }.count }
+    }
+}
+
+extension InMemoryStore: ClientTokenDirectory {
+    public func pendingVerificationID(clientTokenHash: [UInt8]) async throws -> String? {
+        try await pendingVerifications().first { $0.clientTokenHash == clientTokenHash }?.id
     }
 }

@@ -83,6 +83,8 @@ public final class TacitApplication: Sendable {
     /// The port the server listens on (useful with port 0).
     public var port: Int { state.withLock { $0?.server.port ?? 0 } }
     public var baseURL: String { configuration.baseURL(port: port) }
+    /// The live event fan-out, for tests that wait for a timer's effect without polling.
+    var eventHub: EventHub? { state.withLock { $0?.runner.hub } }
 
     public func shutdown() async {
         isReady.store(false, ordering: .relaxed)

@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TacitOperator", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP"]),
         .target(
             name: "TacitServer",
-            dependencies: ["TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitOperator"],
+            dependencies: ["TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitOperator", "TacitKit"],
             resources: [.copy("Console"), .copy("openapi.json")]
         ),
         .target(name: "TacitKit"),
@@ -42,8 +42,8 @@ let package = Package(
         .testTarget(name: "TacitPhoneTests", dependencies: ["TacitPhone"]),
         .testTarget(name: "TacitStoreSQLiteTests", dependencies: ["TacitStoreSQLite", "TacitStore", "TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP"]),
-        .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore"]),
-        .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore"]),
+        .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
+        .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto"]),
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitTesting", "TacitHTTP"]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,6 +14,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var publicURL: String?
     /// Extra latency the virtual operator adds per hop, in milliseconds.
     public var operatorLatencyMilliseconds = 0
+    /// The secret shared with a separately running operator, which signs its gateway
+    /// answers with a key derived from it; nil uses a fresh in-process key (dev).
+    public var operatorSecret: String?
     public var threadPoolSize = 4
     public var maxInFlight = 2048
     /// Rate limits, destination lists and abuse guards.

@@ -3,6 +3,7 @@ import Synchronization
 import TacitCore
 import TacitCrypto
 import TacitHTTP
+import TacitOperator
 import TacitPhone
 import TacitStore
 
@@ -55,9 +56,12 @@ public final class TacitApplication: Sendable {
         let timers = TimerScheduler(clock: clock)
         let inbox = configuration.dev ? HandsetInbox(clock: clock) : nil
         let sender = security.guarding(inbox.map { RoutingSender(inbox: $0, fallback: dependencies.sender) } ?? dependencies.sender)
+        let network = makeOperator(clock: clock)
+        let silentKeys = SilentKeys(secrets: secrets, operatorKey: operatorKey(network))
         let runner = WorkflowRunner(
             store: store, clock: clock, secrets: secrets, codes: dependencies.codes, sender: sender,
-            silent: dependencies.silentAuth ?? UnavailableSilentAuth(), simSwap: dependencies.simSwap ?? NoSimSwapChecker(),
+            silent: CheckURLIssuer(network: dependencies.silentAuth ?? network ?? UnavailableSilentAuth(), keys: silentKeys),
+            simSwap: dependencies.simSwap ?? network ?? NoSimSwapChecker(),
             timers: timers, hub: hub, metrics: metrics)
         for deadline in try await store.deadlines(limit: .max) { await timers.schedule(deadline.id, at: deadline.at) }
 
@@ -67,10 +71,15 @@ public final class TacitApplication: Sendable {
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: hub).register(&router)
         ServiceRoutes(store: store, metrics: metrics, timers: timers, hub: hub, inbox: inbox, assets: ConsoleAssets(),
                       ready: { [weak self] in self?.isReady.load(ordering: .relaxed) ?? false }).register(&router)
+        SilentRoutes(flow: SilentFlow(runner: runner, keys: silentKeys),
+                     devHandsets: configuration.dev ? DevSilentCheck(store: store, keys: silentKeys) : nil).register(&router)
+        if let network { OperatorRoutes(network: network).register { router.add($0, $1, $2) } }
         let routes = router.router
         let gate = security.gate
         let server = HTTPServer(configuration: httpConfiguration()) { request in await gate.handle(request) { await routes.handle($0) } }
         try server.start()
+        silentKeys.baseURL = configuration.baseURL(port: server.port)
+        network?.baseURL = configuration.baseURL(port: server.port)
         // The scheduler is the one long-running task the application owns; shutdown cancels it.
         let scheduler = Task { await timers.run { id in await runner.timerFired(id) } }
         state.withLock { $0 = Running(server: server, scheduler: scheduler, runner: runner, inbox: inbox) }
@@ -87,6 +96,8 @@ public final class TacitApplication: Sendable {
     /// The port the server listens on (useful with port 0).
     public var port: Int { state.withLock { $0?.server.port ?? 0 } }
     public var baseURL: String { configuration.baseURL(port: port) }
+    /// The live event fan-out, for tests that wait for a timer's effect without polling.
+    var eventHub: EventHub? { state.withLock { $0?.runner.hub } }
 
     public func shutdown() async {
         isReady.store(false, ordering: .relaxed)

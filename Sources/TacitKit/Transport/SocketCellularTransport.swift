@@ -37,7 +37,9 @@ public struct SocketCellularTransport: CellularTransport {
         let deadline = ContinuousClock.now.advanced(by: request.timeout)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
+                // A serial queue of its own, not `.global()`: on Linux the global queue is
+                // also Swift's cooperative pool, and blocking it starves every task.
+                DispatchQueue(label: "tacit.socket-exchange").async {
                     continuation.resume(with: Result {
                         try socket.connect(to: address, deadline: deadline)
                         try socket.write(target.requestBytes(request), deadline: deadline)

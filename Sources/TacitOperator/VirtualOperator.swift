@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+import TacitCore
+import TacitCrypto
+
+/// The built-in mobile operator of the `+990` range: it answers coverage checks,
+/// issues gateway checks, plays the cellular gateway and answers SIM Swap. The
+/// number's ending scripts every outcome (`OperatorScript`), and the request's
+/// source address decides whether a device came over its cellular network.
+public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
+    public let configuration: OperatorConfiguration
+    let clock: any TacitClock
+    let sessions = GatewaySessions()
+    private let base = Mutex("http://127.0.0.1")
+
+    public init(configuration: OperatorConfiguration = OperatorConfiguration(), clock: any TacitClock) {
+        self.configuration = configuration
+        self.clock = clock
+    }
+
+    /// The URL the operator's routes are reachable at (known once its server listens).
+    public var baseURL: String {
+        get { base.withLock { $0 } }
+        set { base.withLock { $0 = newValue.hasSuffix("/") ? String(newValue.dropLast()) : newValue } }
+    }
+
+    /// Checks coverage and, when the number is covered, opens a single-use gateway
+    /// session that ends with the silent step. The URL's last path segment is the session id.
+    public func begin(_ request: SilentCheckRequest) async -> SilentBeginResult {
+        await hop()
+        let number = request.phoneNumber
+        switch OperatorScript.forNumber(number) {
+        case nil, .noCoverage?:
+            return .failed(.noCoverage, events: [OperatorNotes.coverage(number, covered: false)])
+        case .carrierError?:
+            return .failed(.carrierError, events: [OperatorNotes.carrierError(number)])
+        default:
+            let session = sessions.open(number: number, expiresAt: request.expiresAt, now: clock.now())
+            return .issued(checkURL: baseURL + "/operator/gateway/" + session, events: [OperatorNotes.coverage(number, covered: true)])
+        }
+    }
+
+    /// CAMARA SIM Swap as the engine asks it: nil for numbers that are not the operator's.
+    public func swapped(phoneNumber: String, maxAgeHours: Int) async -> Bool? {
+        await hop()
+        guard let script = OperatorScript.forNumber(phoneNumber) else { return nil }
+        guard let hours = Self.simChangeHoursAgo(script) else { return false }
+        return hours <= maxAgeHours
+    }
+
+    /// When the SIM of `number` last changed, nil when not within the monitored period.
+    func latestSimChange(_ number: String) -> Date? {
+        guard let script = OperatorScript.forNumber(number), let hours = Self.simChangeHoursAgo(script) else { return nil }
+        return clock.now().addingTimeInterval(-TimeInterval(hours) * 3600)
+    }
+
+    static func simChangeHoursAgo(_ script: OperatorScript) -> Int? {
+        if case .completes(let hours) = script { return hours }
+        return nil
+    }
+
+    /// Waits the configured per-hop latency on the injected clock (nothing when it is off).
+    func hop() async {
+        guard configuration.latencyMilliseconds > 0 else { return }
+        let until = clock.now().addingTimeInterval(TimeInterval(configuration.latencyMilliseconds) / 1000)
+        try? await clock.sleep(until: until)
+    }
+
+    var tokenKey: [UInt8] { HMAC.sha256(key: configuration.signingKey, message: Array("tacit:operator:token".utf8)) }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import TacitCore
+
+/// The silent-auth provider the runner drives: it asks the operator (the wrapped
+/// provider) for coverage and a gateway check, then hands the device a `check_url` on
+/// this server instead, so every hop passes Tacit first: single-use, bound to its
+/// verification and step, and dead at the step's deadline.
+struct CheckURLIssuer: SilentAuthProvider {
+    let network: any SilentAuthProvider
+    let keys: SilentKeys
+
+    func begin(_ request: SilentCheckRequest) async -> SilentBeginResult {
+        switch await network.begin(request) {
+        case .failed(let failure, let events):
+            return .failed(failure, events: events)
+        case .issued(let operatorURL, let events):
+            let token = CheckToken(verificationId: request.verificationId, step: request.step,
+                                   expiresAt: request.expiresAt, operatorURL: operatorURL)
+            let url = keys.baseURL + "/v1/silent/checks/" + token.seal(key: keys.checkKey)
+            return .issued(checkURL: url, events: events + [SilentNotes.issued(expiresAt: request.expiresAt)])
+        }
+    }
+}

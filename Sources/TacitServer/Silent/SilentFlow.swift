@@ -1,0 +1,119 @@
+import Foundation
+import TacitCore
+import TacitCrypto
+import TacitHTTP
+import TacitOperator
+
+/// The server's two hops of the check_url round trip: the device opens the check URL
+/// (`open`), is sent through the operator's gateway, and comes back with the
+/// operator's signed answer (`callback`), which Tacit turns into a silent code. Every
+/// failure fails the silent step with its reason, so the workflow moves on.
+struct SilentFlow: Sendable {
+    let runner: WorkflowRunner
+    let keys: SilentKeys
+
+    private enum Opening: Sendable { case opened, replayed, inactive }
+
+    /// `GET /v1/silent/checks/{token}`: marks the check used, then redirects to the gateway.
+    func open(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let check = try checkToken(request.pathParameters["token"])
+        if check.expiresAt <= runner.clock.now() {
+            try await fail(check, .expired, events: [SilentNotes.openedLate])
+            throw APIProblem.checkURLExpired
+        }
+        let latch = check.latch(key: keys.checkKey)
+        let outcome = try await runner.silentTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
+            guard machine.verification.isSilentStepActive(check.step) else { return (.inactive, []) }
+            if machine.verification.codeStep == check.step {
+                try machine.handle(.silentFailed(step: check.step, failure: .replayed))
+                return (.replayed, [SilentNotes.openedAgain])
+            }
+            try machine.handle(.codeIssued(step: check.step, hash: latch))
+            return (.opened, [SilentNotes.opened])
+        }
+        switch outcome?.result {
+        case nil: throw APIProblem.checkURLInvalid
+        case .inactive?: throw APIProblem.checkURLInactive
+        case .replayed?: throw APIProblem.checkURLUsed
+        case .opened?: return .redirect(location: gatewayURL(check, state: request.pathParameters["token"] ?? ""))
+        }
+    }
+
+    /// `GET /v1/silent/callback?result=…&session=…&state=…&expires=…&sig=…`: the
+    /// operator's verdict. A match yields `{"request_id", "code"}` for the device to submit.
+    func callback(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let answer = OperatorAnswer(query: request.query, key: keys.operatorKey) else { throw APIProblem.operatorAnswerInvalid }
+        let check = try checkToken(answer.state)
+        guard check.operatorSession == answer.session else {
+            try await fail(check, .integrity, events: [])
+            throw APIProblem.operatorAnswerInvalid
+        }
+        if answer.expires <= runner.clock.now() || check.expiresAt <= runner.clock.now() {
+            try await fail(check, .expired, events: [SilentNotes.answerLate])
+            throw APIProblem.checkURLExpired
+        }
+        switch answer.result {
+        case .match: return try await issueCode(check)
+        case .noMatch:
+            try await fail(check, .rejected, events: [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(false)])
+            throw APIProblem.simMismatch
+        case .notCellular:
+            try await fail(check, .deviceNotCellular, events: [SilentNotes.fetched, SilentNotes.cellularPath(false)])
+            throw APIProblem.deviceNotCellular
+        case .replayed:
+            try await fail(check, .replayed, events: [SilentNotes.operatorReplay])
+            throw APIProblem.checkURLUsed
+        case .expired:
+            try await fail(check, .expired, events: [SilentNotes.answerLate])
+            throw APIProblem.checkURLExpired
+        }
+    }
+
+    /// Makes the silent code and keeps its keyed hash, only while the check's latch is
+    /// in place: an answer arriving twice finds the code slot changed and fails the step.
+    private func issueCode(_ check: CheckToken) async throws -> HTTPResponse {
+        let code = Token.generate(prefix: "sa_", bytes: 16)
+        let hash = runner.secrets.codeHash(code, verificationId: check.verificationId, step: check.step)
+        let latch = check.latch(key: keys.checkKey)
+        let outcome = try await runner.silentTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
+            let v = machine.verification
+            guard v.isSilentStepActive(check.step) else { return (.inactive, []) }
+            guard v.codeStep == check.step, let stored = v.codeHash, ConstantTime.equals(stored, latch) else {
+                try machine.handle(.silentFailed(step: check.step, failure: .replayed))
+                return (.replayed, [])
+            }
+            try machine.handle(.codeIssued(step: check.step, hash: hash))
+            return (.opened, [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(true), SilentNotes.codeIssued])
+        }
+        switch outcome?.result {
+        case nil: throw APIProblem.checkURLInvalid
+        case .inactive?: throw APIProblem.checkURLInactive
+        case .replayed?: throw APIProblem.checkURLUsed
+        case .opened?:
+            return .json(bytes: JSONText.encode(["request_id": check.verificationId, "code": code]), headers: [("Cache-Control", "no-store")])
+        }
+    }
+
+    /// Fails the check's step with `failure`, recording `events` only while the step is still active.
+    private func fail(_ check: CheckToken, _ failure: SilentFailure, events: [EventDraft]) async throws {
+        _ = try await runner.silentTransition(check.verificationId) { machine -> (Void, [EventDraft]) in
+            guard machine.verification.isSilentStepActive(check.step) else { return ((), []) }
+            try machine.handle(.silentFailed(step: check.step, failure: failure))
+            return ((), events)
+        }
+    }
+
+    private func checkToken(_ text: String?) throws -> CheckToken {
+        guard let text, let check = CheckToken(sealed: text, key: keys.checkKey) else { throw APIProblem.checkURLInvalid }
+        return check
+    }
+
+    private func gatewayURL(_ check: CheckToken, state: String) -> String {
+        guard var components = URLComponents(string: check.operatorURL) else { return check.operatorURL }
+        components.queryItems = (components.queryItems ?? []) + [
+            URLQueryItem(name: "redirect_uri", value: keys.baseURL + "/v1/silent/callback"),
+            URLQueryItem(name: "state", value: state),
+        ]
+        return components.string ?? check.operatorURL
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+import TacitCore
+import TacitCrypto
+import TacitKit
+import TacitOperator
+import TacitTesting
+
+/// The CAMARA-shaped APIs over real HTTP, the operator on its own loopback port.
+@Suite("CAMARA Number Verification and SIM Swap on the virtual operator")
+struct OperatorCamaraTests {
+    static let cellular = SocketCellularTransport(sourceAddress: "127.0.0.2")
+    static let wifi = SocketCellularTransport(sourceAddress: "127.0.0.1")
+
+    func withOperator(_ body: (OperatorServer) async throws -> Void) async throws {
+        let server = OperatorServer(network: VirtualOperator(clock: ManualClock()))
+        try server.start()
+        do { try await body(server) } catch { await server.shutdown(); throw error }
+        await server.shutdown()
+    }
+
+    func send(_ server: OperatorServer, _ method: String, _ path: String, token: String? = "op_dev_key", body: String? = nil,
+              correlator: String? = nil, over transport: SocketCellularTransport = Self.wifi) async throws -> (Int, [String: Any], CellularResponse) {
+        var headers = ["Content-Type": "application/json"]
+        if let token { headers["Authorization"] = "Bearer \(token)" }
+        if let correlator { headers["x-correlator"] = correlator }
+        let response = try await transport.send(CellularRequest(method: method, url: URL(string: server.baseURL + path)!,
+                                                                headers: headers, body: body.map { Data($0.utf8) }))
+        return (response.status, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:], response)
+    }
+
+    func networkToken(_ server: OperatorServer, _ number: String, over transport: SocketCellularTransport = Self.cellular) async throws -> String {
+        let (status, body, _) = try await send(server, "GET", "/operator/authorize?login_hint=%2B\(number.dropFirst())", token: nil, over: transport)
+        #expect(status == 200)
+        return try #require(body["access_token"] as? String)
+    }
+
+    @Test("SIM swap check: swapped for …96 within maxAge, not for others, x-correlator echoed")
+    func simSwapCheck() async throws {
+        try await withOperator { server in
+            let (status, body, response) = try await send(server, "POST", "/camara/sim-swap/v0/check",
+                                                          body: #"{"phoneNumber":"+99012345696","maxAge":24}"#, correlator: "abc-123")
+            #expect(status == 200 && body["swapped"] as? Bool == true)
+            #expect(response.header("x-correlator") == "abc-123")
+            #expect(try await send(server, "POST", "/camara/sim-swap/v0/check", body: #"{"phoneNumber":"+99012345696","maxAge":1}"#).1["swapped"] as? Bool == false)
+            #expect(try await send(server, "POST", "/camara/sim-swap/v0/check", body: #"{"phoneNumber":"+99012345670"}"#).1["swapped"] as? Bool == false)
+        }
+    }
+
+    @Test("SIM swap retrieve-date: the change 2 hours ago for …96, null with monitoredPeriod otherwise")
+    func retrieveDate() async throws {
+        try await withOperator { server in
+            let swapped = try await send(server, "POST", "/camara/sim-swap/v0/retrieve-date", body: #"{"phoneNumber":"+99012345696"}"#).1
+            #expect(swapped["latestSimChange"] as? String == "2026-11-29T22:53:20.000Z")
+            let clean = try await send(server, "POST", "/camara/sim-swap/v0/retrieve-date", body: #"{"phoneNumber":"+99012345670"}"#).1
+            #expect(clean["latestSimChange"] is NSNull)
+            #expect(clean["monitoredPeriod"] as? Int == 120)
+        }
+    }
+
+    @Test("bad input gets CAMARA's error body and codes", arguments: [
+        (#"{"phoneNumber":"+99012345670","maxAge":0}"#, "op_dev_key", 400, "OUT_OF_RANGE"),
+        (#"{"phoneNumber":"+99012345670","maxAge":2401}"#, "op_dev_key", 400, "OUT_OF_RANGE"),
+        (#"{"phoneNumber":"12345","maxAge":24}"#, "op_dev_key", 400, "INVALID_ARGUMENT"),
+        (#"{"phoneNumber":"+99012345670","maxAge":"24"}"#, "op_dev_key", 400, "INVALID_ARGUMENT"),
+        (#"not json"#, "op_dev_key", 400, "INVALID_ARGUMENT"),
+        (#"{"phoneNumber":"+99012345670"}"#, "wrong", 401, "UNAUTHENTICATED"),
+        (#"{"phoneNumber":"+14155550100"}"#, "op_dev_key", 404, "IDENTIFIER_NOT_FOUND"),
+        (#"{"phoneNumber":"+99012345698"}"#, "op_dev_key", 422, "SERVICE_NOT_APPLICABLE"),
+        (#"{"maxAge":24}"#, "op_dev_key", 422, "MISSING_IDENTIFIER"),
+    ])
+    func badInput(body: String, token: String, status: Int, code: String) async throws {
+        try await withOperator { server in
+            let (answered, json, response) = try await send(server, "POST", "/camara/sim-swap/v0/check", token: token, body: body, correlator: "c1")
+            #expect(answered == status)
+            #expect(json["status"] as? Int == status && json["code"] as? String == code && json["message"] is String)
+            #expect(response.header("x-correlator") == "c1")
+        }
+    }
+
+    @Test("Number Verification with a token from the cellular path: true for the SIM's number, false for another")
+    func numberVerification() async throws {
+        try await withOperator { server in
+            let token = try await networkToken(server, "+99012345670")
+            #expect(try await send(server, "POST", "/camara/number-verification/v0/verify", token: token,
+                                   body: #"{"phoneNumber":"+99012345670"}"#).1["devicePhoneNumberVerified"] as? Bool == true)
+            let hashed = Hex.encode(SHA256.hash("+99012345670"))
+            #expect(try await send(server, "POST", "/camara/number-verification/v0/verify", token: token,
+                                   body: #"{"hashedPhoneNumber":"\#(hashed)"}"#).1["devicePhoneNumberVerified"] as? Bool == true)
+            #expect(try await send(server, "GET", "/camara/number-verification/v0/device-phone-number", token: token).1["devicePhoneNumber"] as? String == "+99012345670")
+            let odd = try await networkToken(server, "+99012345671")
+            #expect(try await send(server, "POST", "/camara/number-verification/v0/verify", token: odd,
+                                   body: #"{"phoneNumber":"+99012345671"}"#).1["devicePhoneNumberVerified"] as? Bool == false)
+        }
+    }
+
+    @Test("Number Verification refuses Wi-Fi tokens, API keys, both or neither identifier")
+    func numberVerificationErrors() async throws {
+        try await withOperator { server in
+            let wifi = try await networkToken(server, "+99012345670", over: Self.wifi)
+            let cellular = try await networkToken(server, "+99012345670")
+            let path = "/camara/number-verification/v0/verify"
+            let one = #"{"phoneNumber":"+99012345670"}"#
+            #expect(try await send(server, "POST", path, token: wifi, body: one).1["code"] as? String == "NUMBER_VERIFICATION.USER_NOT_AUTHENTICATED_BY_MOBILE_NETWORK")
+            #expect(try await send(server, "POST", path, body: one).1["code"] as? String == "PERMISSION_DENIED")
+            #expect(try await send(server, "POST", path, token: nil, body: one).0 == 401)
+            let both = #"{"phoneNumber":"+99012345670","hashedPhoneNumber":"\#(String(repeating: "a", count: 64))"}"#
+            #expect(try await send(server, "POST", path, token: cellular, body: both).1["code"] as? String == "INVALID_ARGUMENT")
+            #expect(try await send(server, "POST", path, token: cellular, body: "{}").1["code"] as? String == "INVALID_ARGUMENT")
+            #expect(try await send(server, "POST", "/camara/sim-swap/v0/check", token: cellular, body: one).1["code"] as? String == "UNNECESSARY_IDENTIFIER")
+            #expect(try await send(server, "POST", "/camara/sim-swap/v0/check", token: cellular, body: "{}").1["swapped"] as? Bool == false)
+        }
+    }
+
+    @Test("the gateway answers a Wi-Fi fetch with a signed not_cellular verdict, and a second fetch as a replay")
+    func gateway() async throws {
+        let clock = ManualClock()
+        let network = VirtualOperator(clock: clock)
+        let server = OperatorServer(network: network)
+        try server.start()
+        let request = SilentCheckRequest(verificationId: "v", step: 0, phoneNumber: "+99012345670", expiresAt: clock.now().addingTimeInterval(60))
+        guard case .issued(let url, _) = await network.begin(request) else { Issue.record("not issued"); await server.shutdown(); return }
+        var verdicts: [String] = []
+        for transport in [Self.wifi, Self.cellular] {
+            let response = try await transport.send(CellularRequest(url: URL(string: url + "?redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&state=s")!))
+            let query = URLComponents(string: response.header("location") ?? "")?.queryItems ?? []
+            verdicts.append(query.first { $0.name == "result" }?.value ?? "")
+        }
+        #expect(verdicts == ["not_cellular", "replayed"])
+        await server.shutdown()
+    }
+}

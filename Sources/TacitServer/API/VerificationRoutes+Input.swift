@@ -24,13 +24,6 @@ extension VerificationRoutes {
         return id
     }
 
-    /// Bodies are JSON. A missing or generic Content-Type is tolerated (curl's `-d`
-    /// sends form encoding by default); a type that is clearly something else is refused.
-    func requireJSON(_ request: HTTPRequest) throws(APIProblem) {
-        guard let type = request.header("content-type")?.lowercased() else { return }
-        let refused = ["multipart/", "xml", "text/html", "application/octet-stream"]
-        if refused.contains(where: type.contains) { throw .unsupportedMediaType }
-    }
 
     func parsePhone(_ start: StartRequest) throws(APIProblem) -> PhoneNumber {
         do {

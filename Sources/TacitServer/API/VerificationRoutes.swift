@@ -23,7 +23,7 @@ struct VerificationRoutes: Sendable {
     }
 
     func create(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try requireJSON(request)
+        try request.requireJSON()
         let start = try StartRequest(body: request.body)
         let number = try parsePhone(start)
         let idempotency = try await idempotencyRecord(for: request)
@@ -55,7 +55,7 @@ struct VerificationRoutes: Sendable {
     }
 
     func check(_ request: HTTPRequest) async throws -> HTTPResponse {
-        try requireJSON(request)
+        try request.requireJSON()
         let id = try id(request)
         var json = try JSONRequest(body: request.body)
         let code = json.string("code", required: true)

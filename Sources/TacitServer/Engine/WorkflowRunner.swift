@@ -67,10 +67,18 @@ public final class WorkflowRunner: Sendable {
         _ id: String, events extra: [EventDraft] = [],
         _ body: @escaping @Sendable (inout WorkflowMachine) throws -> T
     ) async throws -> Outcome<T>? {
+        try await recordingTransition(id) { machine in (try body(&machine), extra) }
+    }
+
+    /// Like `transition`, but `body` also says which events to record before the
+    /// machine's own, so a late or unknown hop can leave a timeline untouched.
+    func recordingTransition<T: Sendable>(
+        _ id: String, _ body: @escaping @Sendable (inout WorkflowMachine) throws -> (T, [EventDraft])
+    ) async throws -> Outcome<T>? {
         let now = clock.now()
         let update = try await store.update(id: id, at: now) { [self] verification in
             var machine = WorkflowMachine(verification, now: now)
-            let result = try body(&machine)
+            let (result, extra) = try body(&machine)
             let codes = issueCodes(&machine)
             verification = machine.verification
             return StoreChange(Applied(result: result, actions: machine.actions, codes: codes),

@@ -35,13 +35,10 @@ struct Authenticator: Sendable {
 
     /// A client token is good only on its own verification's device routes, while
     /// the verification is pending; the silent-auth submit only while that step is active.
-    /// Unknown ids and wrong tokens answer alike, so a token can't probe for other ids.
+    /// `ClientTokenAuthority` judges the token itself.
     private func deviceToken(_ token: String, id: String?, permission: String?) async throws -> Principal {
-        guard let id, let verification = try await store.verification(id: id),
-              ConstantTime.equals(secrets.tokenHash(token), verification.clientTokenHash) else {
-            throw APIProblem.unauthorized
-        }
-        guard verification.status == .pending else { throw APIProblem.unauthorized }
+        let verification = try await ClientTokenAuthority(store: store, secrets: secrets).authorize(token, id: id)
+        let id = verification.id
         guard let permission, Scope.clientToken.contains(permission) else { throw APIProblem.forbidden }
         if permission == Scope.silentAuthSubmit, verification.activeChannel != .silentAuth { throw APIProblem.forbidden }
         return .device(verificationId: id)

@@ -22,7 +22,7 @@ struct SilentFlow: Sendable {
             throw APIProblem.checkURLExpired
         }
         let latch = check.latch(key: keys.checkKey)
-        let outcome = try await runner.silentTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
+        let outcome = try await runner.recordingTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
             guard machine.verification.isSilentStepActive(check.step) else { return (.inactive, []) }
             if machine.verification.codeStep == check.step {
                 try machine.handle(.silentFailed(step: check.step, failure: .replayed))
@@ -75,7 +75,7 @@ struct SilentFlow: Sendable {
         let code = Token.generate(prefix: "sa_", bytes: 16)
         let hash = runner.secrets.codeHash(code, verificationId: check.verificationId, step: check.step)
         let latch = check.latch(key: keys.checkKey)
-        let outcome = try await runner.silentTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
+        let outcome = try await runner.recordingTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
             let v = machine.verification
             guard v.isSilentStepActive(check.step) else { return (.inactive, []) }
             guard v.codeStep == check.step, let stored = v.codeHash, ConstantTime.equals(stored, latch) else {
@@ -96,7 +96,7 @@ struct SilentFlow: Sendable {
 
     /// Fails the check's step with `failure`, recording `events` only while the step is still active.
     private func fail(_ check: CheckToken, _ failure: SilentFailure, events: [EventDraft]) async throws {
-        _ = try await runner.silentTransition(check.verificationId) { machine -> (Void, [EventDraft]) in
+        _ = try await runner.recordingTransition(check.verificationId) { machine -> (Void, [EventDraft]) in
             guard machine.verification.isSilentStepActive(check.step) else { return ((), []) }
             try machine.handle(.silentFailed(step: check.step, failure: failure))
             return ((), events)

@@ -39,11 +39,6 @@ extension TimelineRoutes {
         return value
     }
 
-    func requireJSON(_ request: HTTPRequest) throws(APIProblem) {
-        guard let type = request.header("content-type")?.lowercased() else { return }
-        let refused = ["multipart/", "xml", "text/html", "application/octet-stream"]
-        if refused.contains(where: type.contains) { throw .unsupportedMediaType }
-    }
 
     /// The `Authorization: Bearer …` value; its absence is a 401.
     func bearerToken(_ request: HTTPRequest) throws(APIProblem) -> String {
@@ -53,22 +48,6 @@ extension TimelineRoutes {
             throw .clientTokenMissing
         }
         return String(parts[1]).trimmingCharacters(in: .whitespaces)
-    }
-
-    /// The token must be this verification's (compared as keyed hashes in constant
-    /// time) and the verification still pending. Another pending verification's token
-    /// is a 403; anything else unknown is a 401.
-    func authorize(_ token: String, for verification: Verification) async throws {
-        let hash = secrets.tokenHash(token)
-        if ConstantTime.equals(hash, verification.clientTokenHash) {
-            guard verification.status == .pending else { throw APIProblem.clientTokenExpired }
-            return
-        }
-        if let directory = store as? any ClientTokenDirectory,
-           let owner = try await directory.pendingVerificationID(clientTokenHash: hash), owner != verification.id {
-            throw APIProblem.clientTokenForbidden
-        }
-        throw APIProblem.clientTokenMissing
     }
 }
 

@@ -49,9 +49,8 @@ struct TimelineRoutes: Sendable {
     func deviceEvent(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try requestID(request)
         let token = try bearerToken(request)
-        guard let verification = try await store.verification(id: id) else { throw APIProblem.notFound }
-        try await authorize(token, for: verification)
-        try requireJSON(request)
+        let verification = try await ClientTokenAuthority(store: store, secrets: secrets).authorize(token, id: id)
+        try request.requireJSON()
         let input = try DeviceEventInput(body: request.body)
         let draft = input.draft(channel: verification.activeChannel)
         let outcome: WorkflowRunner.Outcome<Void>?

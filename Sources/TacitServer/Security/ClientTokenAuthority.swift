@@ -1,0 +1,28 @@
+import Foundation
+import TacitCore
+import TacitCrypto
+import TacitStore
+
+/// The one place a device's client token is judged, for the security gate and the
+/// device routes alike. The answer never depends on whether the id in the path
+/// exists, so a token can't be used to probe for other verifications.
+struct ClientTokenAuthority: Sendable {
+    let store: any VerificationStore
+    let secrets: ServerSecrets
+
+    /// The verification `token` opens. A finished verification's own token, or the
+    /// token of another pending verification, is a 403; anything else is a 401.
+    func authorize(_ token: String, id: String?) async throws -> Verification {
+        let hash = secrets.tokenHash(token)
+        if let id, let verification = try await store.verification(id: id),
+           ConstantTime.equals(hash, verification.clientTokenHash) {
+            guard verification.status == .pending else { throw APIProblem.clientTokenExpired }
+            return verification
+        }
+        if let directory = store as? any ClientTokenDirectory,
+           try await directory.pendingVerificationID(clientTokenHash: hash) != nil {
+            throw APIProblem.clientTokenForbidden
+        }
+        throw APIProblem.clientTokenMissing
+    }
+}

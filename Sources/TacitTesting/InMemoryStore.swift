@@ -11,6 +11,7 @@ public final class InMemoryStore: VerificationStore {
         var events: [String: [TimelineEvent]] = [:]
         var idempotency: [String: IdempotencyRecord] = [:]
         var settings: [String: [UInt8]] = [:]
+        var outbox = InMemoryOutbox()
     }
     private let state = Mutex(State())
 
@@ -21,8 +22,10 @@ public final class InMemoryStore: VerificationStore {
     /// Nothing is at rest here, so nothing to seal.
     public func protect(with fields: any FieldProtection) {}
 
-    public func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], at: Date,
+                       idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         try state.withLock { state in
+            try state.outbox.checkNew(outbox)
             if let idempotency, state.idempotency[idempotency.key] != nil { throw StoreError.idempotencyKeyReused }
             if verification.status == .pending, state.verifications.values.contains(where: {
                 $0.status == .pending && $0.phoneNumber == verification.phoneNumber
@@ -32,6 +35,7 @@ public final class InMemoryStore: VerificationStore {
             state.verifications[stored.id] = stored
             state.events[stored.id] = written
             if let idempotency { state.idempotency[idempotency.key] = idempotency }
+            state.outbox.add(outbox)
             return written
         }
     }
@@ -46,7 +50,9 @@ public final class InMemoryStore: VerificationStore {
         try state.withLock { state in
             guard var verification = state.verifications[id] else { return nil }
             let change = try body(&verification)
+            try state.outbox.checkNew(change.outbox)
             let written = verification.record(change.events, at: at)
+            state.outbox.add(change.outbox)
             state.verifications[id] = verification
             state.events[id, default: []] += written
             return StoreUpdateResult(result: change.result, verification: verification, events: written)
@@ -87,6 +93,11 @@ public final class InMemoryStore: VerificationStore {
             state.settings[name] = value
             return value
         }
+    }
+
+    /// Runs `body` on the outbox under the store's lock.
+    func withOutbox<R>(_ body: (inout InMemoryOutbox) throws -> R) rethrows -> R {
+        try state.withLock { try body(&$0.outbox) }
     }
 
     public func pendingCount() async throws -> Int {

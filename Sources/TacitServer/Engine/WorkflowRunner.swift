@@ -17,10 +17,15 @@ public final class WorkflowRunner: Sendable {
     let timers: TimerScheduler
     let hub: EventHub
     let metrics: Metrics
+    /// Turns webhook intents into outbox rows inside each transaction.
+    let webhooks: WebhookPlanner
+    /// Told after a commit that wrote outbox rows, so delivery starts at once.
+    let outboxWritten: @Sendable () -> Void
 
     init(store: any VerificationStore, clock: any TacitClock, secrets: ServerSecrets, codes: CodeGenerator,
          sender: any MessageSender, silent: any SilentAuthProvider, simSwap: any SimSwapChecker,
-         timers: TimerScheduler, hub: EventHub, metrics: Metrics) {
+         timers: TimerScheduler, hub: EventHub, metrics: Metrics,
+         webhooks: WebhookPlanner = WebhookPlanner(endpoints: []), outboxWritten: @escaping @Sendable () -> Void = {}) {
         self.store = store
         self.clock = clock
         self.secrets = secrets
@@ -31,6 +36,8 @@ public final class WorkflowRunner: Sendable {
         self.timers = timers
         self.hub = hub
         self.metrics = metrics
+        self.webhooks = webhooks
+        self.outboxWritten = outboxWritten
     }
 
     /// What a transition did: the body's result and the state it left.
@@ -49,10 +56,12 @@ public final class WorkflowRunner: Sendable {
         }
         let now = clock.now()
         var machine = WorkflowMachine(draft, now: now)
-        try? machine.handle(.start(simSwapped: swapped))
+        _ = try? machine.handle(.start(simSwapped: swapped))
+        let outbox = webhooks.outbox(for: machine.actions, verification: machine.verification, at: now)
         let written = try await store.insert(machine.verification, events: events + machine.actions.compactMap(\.emitted),
-                                             at: now, idempotency: idempotency)
+                                             outbox: outbox, at: now, idempotency: idempotency)
         hub.publish(written)
+        if !outbox.isEmpty { outboxWritten() }
         metrics.started()
         let url = await perform(machine.actions, for: machine.verification)
         let current = try await store.verification(id: draft.id) ?? machine.verification
@@ -67,15 +76,18 @@ public final class WorkflowRunner: Sendable {
         _ body: @escaping @Sendable (inout WorkflowMachine) throws -> T
     ) async throws -> Outcome<T>? {
         let now = clock.now()
+        let webhooks = self.webhooks
         let update = try await store.update(id: id, at: now) { verification in
             var machine = WorkflowMachine(verification, now: now)
             let result = try body(&machine)
             verification = machine.verification
-            return StoreChange(Applied(result: result, actions: machine.actions),
-                               events: extra + machine.actions.compactMap(\.emitted))
+            let outbox = webhooks.outbox(for: machine.actions, verification: machine.verification, at: now)
+            return StoreChange(Applied(result: result, actions: machine.actions, wroteOutbox: !outbox.isEmpty),
+                               events: extra + machine.actions.compactMap(\.emitted), outbox: outbox)
         }
         guard let update else { return nil }
         hub.publish(update.events)
+        if update.result.wroteOutbox { outboxWritten() }
         let url = await perform(update.result.actions, for: update.verification)
         return Outcome(result: update.result.result, verification: update.verification, checkURL: url)
     }
@@ -105,6 +117,7 @@ public final class WorkflowRunner: Sendable {
     private struct Applied<T: Sendable>: Sendable {
         var result: T
         var actions: [WorkflowAction]
+        var wroteOutbox: Bool
     }
 }
 

@@ -16,6 +16,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var operatorLatencyMilliseconds = 0
     public var threadPoolSize = 4
     public var maxInFlight = 2048
+    /// Webhook endpoints and delivery settings.
+    public var webhooks = WebhookSettings()
+    /// Secrets for verifying provider callbacks.
+    public var callbacks = CallbackSettings()
 
     public init() {}
 

@@ -18,6 +18,10 @@ public final class TacitApplication: Sendable {
         public var sender: any MessageSender = NoProviderSender()
         public var silentAuth: (any SilentAuthProvider)?
         public var simSwap: (any SimSwapChecker)?
+        /// How webhooks reach their endpoints.
+        public var webhookTransport: any WebhookTransport = URLSessionWebhookTransport()
+        /// Jitter for webhook retries: a value in 0..<1 (fixed in tests).
+        public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
         public init() {}
     }
 
@@ -31,6 +35,8 @@ public final class TacitApplication: Sendable {
         var server: HTTPServer
         var scheduler: Task<Void, Never>
         var runner: WorkflowRunner
+        var webhooks: WebhookDispatcher
+        var webhookTask: Task<Void, Never>
         var inbox: HandsetInbox?
     }
 
@@ -51,15 +57,23 @@ public final class TacitApplication: Sendable {
         let timers = TimerScheduler(clock: clock)
         let inbox = configuration.dev ? HandsetInbox(clock: clock) : nil
         let sender: any MessageSender = inbox.map { RoutingSender(inbox: $0, fallback: dependencies.sender) } ?? dependencies.sender
+        let doorbell = Wakeup()
         let runner = WorkflowRunner(
             store: store, clock: clock, secrets: secrets, codes: dependencies.codes, sender: sender,
             silent: dependencies.silentAuth ?? UnavailableSilentAuth(), simSwap: dependencies.simSwap ?? NoSimSwapChecker(),
-            timers: timers, hub: hub, metrics: metrics)
+            timers: timers, hub: hub, metrics: metrics,
+            webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints), outboxWritten: { doorbell.signal() })
+        let webhooks = WebhookDispatcher(
+            store: store, clock: clock, settings: configuration.webhooks, transport: dependencies.webhookTransport,
+            random: dependencies.random, wakeup: doorbell,
+            timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { _ in } })
         for deadline in try await store.deadlines(limit: .max) { await timers.schedule(deadline.id, at: deadline.at) }
 
         var router = RouteTable(metrics: metrics)
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
                            allowVirtualRange: configuration.dev).register(&router)
+        CallbackRoutes(runner: runner, store: store, settings: configuration.callbacks,
+                       baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
         ServiceRoutes(store: store, metrics: metrics, timers: timers, hub: hub, inbox: inbox, assets: ConsoleAssets(),
                       ready: { [weak self] in self?.isReady.load(ordering: .relaxed) ?? false }).register(&router)
         let routes = router.router
@@ -67,7 +81,11 @@ public final class TacitApplication: Sendable {
         try server.start()
         // The scheduler is the one long-running task the application owns; shutdown cancels it.
         let scheduler = Task { await timers.run { id in await runner.timerFired(id) } }
-        state.withLock { $0 = Running(server: server, scheduler: scheduler, runner: runner, inbox: inbox) }
+        // The webhook worker is the other one; it picks up rows left by a previous run.
+        let webhookTask = Task { await webhooks.run() }
+        state.withLock {
+            $0 = Running(server: server, scheduler: scheduler, runner: runner, webhooks: webhooks, webhookTask: webhookTask, inbox: inbox)
+        }
         isReady.store(true, ordering: .relaxed)
     }
 
@@ -75,10 +93,14 @@ public final class TacitApplication: Sendable {
     public var port: Int { state.withLock { $0?.server.port ?? 0 } }
     public var baseURL: String { configuration.baseURL(port: port) }
 
+    /// Every webhook delivery attempt, in order (for tests and embedders watching delivery).
+    public var webhookAttempts: AsyncStream<WebhookAttempt>? { state.withLock { $0?.webhooks.attempts } }
+
     public func shutdown() async {
         isReady.store(false, ordering: .relaxed)
         guard let running = state.withLock({ $0 }) else { return }
         running.scheduler.cancel()
+        running.webhookTask.cancel()
         await running.server.shutdown()
         state.withLock { $0 = nil }
     }

@@ -30,6 +30,10 @@ enum ServerSettings {
             guard let ms = Int(latency), (0...10_000).contains(ms) else { throw Arguments.UsageError(message: "--operator-latency must be 0 to 10000 ms") }
             configuration.operatorLatencyMilliseconds = ms
         }
+        try applyWebhooks(to: &configuration) { flag in
+            let variable = "TACIT_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
+            return environment[variable] ?? file[variable]
+        }
         return configuration
     }
 

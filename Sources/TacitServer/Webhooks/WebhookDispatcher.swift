@@ -22,14 +22,16 @@ final class WebhookDispatcher: Sendable {
     let timeline: @Sendable (String, EventDraft) async -> Void
     private let endpoints: [String: WebhookEndpoint]
     private let targetGuard: WebhookTargetGuard
-    private let wakeup = Wakeup()
+    private let wakeup: Wakeup
     private let disabled = Mutex<Set<String>>([])
     private let reports: AsyncStream<WebhookAttempt>.Continuation
     /// Every attempt, in order (the newest 256 are kept until read).
     let attempts: AsyncStream<WebhookAttempt>
 
     init(store: any VerificationStore, clock: any TacitClock, settings: WebhookSettings, transport: any WebhookTransport,
-         random: @escaping @Sendable () -> Double, timeline: @escaping @Sendable (String, EventDraft) async -> Void) {
+         random: @escaping @Sendable () -> Double, wakeup: Wakeup = Wakeup(),
+         timeline: @escaping @Sendable (String, EventDraft) async -> Void) {
+        self.wakeup = wakeup
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -76,6 +78,8 @@ final class WebhookDispatcher: Sendable {
         guard let endpoint = endpoints[message.endpoint], !disabled.withLock({ $0.contains(message.endpoint) }) else {
             // No longer configured, or disabled: nothing will ever take this message.
             try? await store.disableWebhookEndpoint(message.endpoint, at: clock.now())
+            reports.yield(WebhookAttempt(messageId: message.id, verificationId: message.verificationId, type: message.type,
+                                         attempt: message.attempts, statusCode: nil, result: .endpointDisabled))
             return
         }
         let attempt = message.attempts + 1

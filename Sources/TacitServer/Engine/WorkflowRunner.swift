@@ -96,13 +96,20 @@ public final class WorkflowRunner: Sendable {
     /// so of many parallel checks with the right code exactly one succeeds.
     func check(_ id: String, code: String, events: [EventDraft]) async throws -> Outcome<CheckResult>? {
         let secrets = self.secrets
-        return try await transition(id, events: events) { machine in
-            let v = machine.verification
-            var matches = false
-            if let stored = v.codeHash, let step = v.codeStep {
-                matches = ConstantTime.equals(secrets.codeHash(code, verificationId: v.id, step: step), stored)
+        do {
+            return try await transition(id, events: events) { machine in
+                let v = machine.verification
+                // Throwing rolls the transaction back, so a late check leaves no event after the summary.
+                guard v.status == .pending else { throw WorkflowRefusal.notPending(v.status) }
+                var matches = false
+                if let stored = v.codeHash, let step = v.codeStep {
+                    matches = ConstantTime.equals(secrets.codeHash(code, verificationId: v.id, step: step), stored)
+                }
+                return machine.check(matches: matches)
             }
-            return machine.check(matches: matches)
+        } catch WorkflowRefusal.notPending(let status) {
+            guard let current = try await store.verification(id: id) else { return nil }
+            return Outcome(result: .notPending(status), verification: current, checkURL: nil)
         }
     }
 

@@ -8,8 +8,6 @@ import TacitStore
 /// attempt in the store and on the verification's timeline. Runs as one long-lived
 /// task (`run`) until cancelled; rows survive restarts, so delivery is at-least-once.
 final class WebhookDispatcher: Sendable {
-    /// How long a claimed message stays reserved for the attempt in flight.
-    static let lease: TimeInterval = 120
     /// How often the outbox is looked at when nothing is due (rows written by another instance).
     static let idlePoll: TimeInterval = 30
     static let batchSize = 16
@@ -21,6 +19,9 @@ final class WebhookDispatcher: Sendable {
     let random: @Sendable () -> Double
     let timeline: @Sendable (String, EventDraft) async -> Void
     private let endpoints: [String: WebhookEndpoint]
+    /// How long a claimed message stays reserved for the attempt in flight: a little
+    /// longer than one attempt may take, so a crash mid-attempt delays a retry only briefly.
+    private var lease: TimeInterval { settings.timeout + 5 }
     private let targetGuard: WebhookTargetGuard
     private let wakeup: Wakeup
     private let disabled = Mutex<Set<String>>([])
@@ -64,7 +65,7 @@ final class WebhookDispatcher: Sendable {
     func deliverDue() async -> Int {
         var count = 0
         while !Task.isCancelled {
-            guard let batch = try? await store.claimOutbox(now: clock.now(), lease: Self.lease, limit: Self.batchSize),
+            guard let batch = try? await store.claimOutbox(now: clock.now(), lease: lease, limit: Self.batchSize),
                   !batch.isEmpty else { break }
             await withTaskGroup(of: Void.self) { group in
                 for message in batch { group.addTask { await self.deliver(message) } }

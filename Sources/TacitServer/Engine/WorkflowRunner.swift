@@ -5,7 +5,8 @@ import TacitStore
 
 /// Carries out what the workflow machine decides. Every driver (API call, timer,
 /// operator callback, device) reaches a verification through `transition`, so each
-/// change and its events commit in one store transaction, then the actions run.
+/// change, its events and its webhook outbox rows commit in one store transaction,
+/// then the actions run.
 public final class WorkflowRunner: Sendable {
     let store: any VerificationStore
     let clock: any TacitClock

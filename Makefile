@@ -10,7 +10,7 @@ TEST_PACKAGES := chromium chromium-driver python3-venv sqlite3 wrk
 VENV := .build/venv
 SWIFT_TEST_FLAGS ?=
 
-.PHONY: all deps test-deps build serve test test-swift test-console bench clean
+.PHONY: all deps test-deps build serve test test-swift test-console soak fuzz bench clean
 
 all: build
 
@@ -28,8 +28,9 @@ deps:
 
 test-deps: deps
 	$(call install_missing,$(TEST_PACKAGES))
-	@if [ ! -x $(VENV)/bin/pytest ]; then \
-		python3 -m venv $(VENV) && $(VENV)/bin/pip install -q -r Tests/requirements.txt; \
+	@if [ ! -x $(VENV)/bin/pytest ] || [ Tests/requirements.txt -nt $(VENV)/.installed ]; then \
+		( [ -x $(VENV)/bin/pip ] || python3 -m venv $(VENV) ) && $(VENV)/bin/pip install -q -r Tests/requirements.txt \
+			&& touch $(VENV)/.installed; \
 	fi
 
 build: deps
@@ -42,10 +43,24 @@ test: test-deps
 	swift build --build-tests $(SWIFT_TEST_FLAGS)
 	swift test --skip-build $(SWIFT_TEST_FLAGS)
 	$(MAKE) --no-print-directory test-console
+	$(MAKE) --no-print-directory soak SOAK_KILLS=20
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 
 test-console: test-deps
 	swift build --product tacit
 	TACIT_BIN=$(CURDIR)/.build/debug/tacit $(VENV)/bin/pytest -q Tests/console
+
+# Kill-9 soak: SIGKILLs a loaded server at random points, restarts it, checks every invariant.
+SOAK_KILLS ?= 200
+soak: test-deps
+	swift build --product tacit
+	TACIT_BIN=$(CURDIR)/.build/debug/tacit $(VENV)/bin/python Tests/soak/soak.py --kills $(SOAK_KILLS)
+
+# Schemathesis against /v1/openapi.json of a live dev server: no 5xx, responses conform.
+FUZZ_SECONDS ?= 300
+fuzz: test-deps
+	swift build --product tacit
+	TACIT_BIN=$(CURDIR)/.build/debug/tacit VENV=$(CURDIR)/$(VENV) Tests/fuzz/fuzz.sh $(FUZZ_SECONDS)
 
 bench: build test-deps
 	Benchmarks/run

@@ -12,9 +12,6 @@ public struct Router: Sendable {
         let handler: HTTPHandler
     }
 
-    /// Methods the router knows; anything else answers 501.
-    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
-
     private var routes: [Route] = []
 
     /// Creates an empty router.
@@ -27,10 +24,8 @@ public struct Router: Sendable {
 
     /// Answers `request` with the matching route's handler, or a problem response.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        guard Router.knownMethods.contains(request.method) else {
-            return .problem(status: 501, type: "not-implemented", title: "Method not implemented",
-                            detail: "The server does not support this request method.")
-        }
+        // A method no route takes (TRACE, an unknown token) is a client error on that path:
+        // 405 where the path exists, 404 where it doesn't, never a 5xx.
         let parts = RoutePattern.split(request.path)
         let matches = routes.compactMap { route in route.pattern.match(parts).map { (route, $0) } }
         if let (route, parameters) = best(matches, for: request.method) {

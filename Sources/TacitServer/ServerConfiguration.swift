@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxInFlight = 2048
     /// Rate limits, destination lists and abuse guards.
     public var security = SecurityConfiguration()
+    /// Webhook endpoints and delivery settings.
+    public var webhooks = WebhookSettings()
+    /// Secrets for verifying provider callbacks.
+    public var callbacks = CallbackSettings()
 
     public init() {}
 

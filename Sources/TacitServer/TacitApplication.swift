@@ -21,6 +21,10 @@ public final class TacitApplication: Sendable {
         public var simSwap: (any SimSwapChecker)?
         /// Where security warnings go (refused starts and sends, conversion drops).
         public var securityLog: SecurityLog = .standardError
+        /// How webhooks reach their endpoints.
+        public var webhookTransport: any WebhookTransport = URLSessionWebhookTransport()
+        /// Jitter for webhook retries: a value in 0..<1 (fixed in tests).
+        public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
         public init() {}
     }
 
@@ -34,6 +38,8 @@ public final class TacitApplication: Sendable {
         var server: HTTPServer
         var scheduler: Task<Void, Never>
         var runner: WorkflowRunner
+        var webhooks: WebhookDispatcher
+        var webhookTask: Task<Void, Never>
         var inbox: HandsetInbox?
     }
 
@@ -58,17 +64,25 @@ public final class TacitApplication: Sendable {
         let sender = security.guarding(inbox.map { RoutingSender(inbox: $0, fallback: dependencies.sender) } ?? dependencies.sender)
         let network = makeOperator(clock: clock)
         let silentKeys = SilentKeys(secrets: secrets, operatorKey: operatorKey(network))
+        let doorbell = Wakeup()
         let runner = WorkflowRunner(
             store: store, clock: clock, secrets: secrets, codes: dependencies.codes, sender: sender,
             silent: CheckURLIssuer(network: dependencies.silentAuth ?? network ?? UnavailableSilentAuth(), keys: silentKeys),
             simSwap: dependencies.simSwap ?? network ?? NoSimSwapChecker(),
-            timers: timers, hub: hub, metrics: metrics)
+            timers: timers, hub: hub, metrics: metrics,
+            webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints), outboxWritten: { doorbell.signal() })
+        let webhooks = WebhookDispatcher(
+            store: store, clock: clock, settings: configuration.webhooks, transport: dependencies.webhookTransport,
+            random: dependencies.random, wakeup: doorbell,
+            timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { _ in } })
         for deadline in try await store.deadlines(limit: .max) { await timers.schedule(deadline.id, at: deadline.at) }
 
         var router = RouteTable(metrics: metrics)
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
                            allowVirtualRange: configuration.dev).register(&router)
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: hub).register(&router)
+        CallbackRoutes(runner: runner, store: store, settings: configuration.callbacks,
+                       baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
         ServiceRoutes(store: store, metrics: metrics, timers: timers, hub: hub, inbox: inbox, assets: ConsoleAssets(),
                       ready: { [weak self] in self?.isReady.load(ordering: .relaxed) ?? false }).register(&router)
         SilentRoutes(flow: SilentFlow(runner: runner, keys: silentKeys),
@@ -82,7 +96,11 @@ public final class TacitApplication: Sendable {
         network?.baseURL = configuration.baseURL(port: server.port)
         // The scheduler is the one long-running task the application owns; shutdown cancels it.
         let scheduler = Task { await timers.run { id in await runner.timerFired(id) } }
-        state.withLock { $0 = Running(server: server, scheduler: scheduler, runner: runner, inbox: inbox) }
+        // The webhook worker is the other one; it picks up rows left by a previous run.
+        let webhookTask = Task { await webhooks.run() }
+        state.withLock {
+            $0 = Running(server: server, scheduler: scheduler, runner: runner, webhooks: webhooks, webhookTask: webhookTask, inbox: inbox)
+        }
         isReady.store(true, ordering: .relaxed)
     }
 
@@ -99,10 +117,14 @@ public final class TacitApplication: Sendable {
     /// The live event fan-out, for tests that wait for a timer's effect without polling.
     var eventHub: EventHub? { state.withLock { $0?.runner.hub } }
 
+    /// Every webhook delivery attempt, in order (for tests and embedders watching delivery).
+    public var webhookAttempts: AsyncStream<WebhookAttempt>? { state.withLock { $0?.webhooks.attempts } }
+
     public func shutdown() async {
         isReady.store(false, ordering: .relaxed)
         guard let running = state.withLock({ $0 }) else { return }
         running.scheduler.cancel()
+        running.webhookTask.cancel()
         await running.server.shutdown()
         state.withLock { $0 = nil }
     }

@@ -4,7 +4,7 @@ import TacitCore
 /// Where verifications, their timelines and their settings live. Every method is one
 /// transaction. Nothing here assumes SQLite: a PostgreSQL store implements the same
 /// contract with row locks where SQLite has its single writer.
-public protocol VerificationStore: Sendable {
+public protocol VerificationStore: OutboxStore {
     /// Creates tables or brings them up to date.
     func migrate() async throws
 
@@ -15,13 +15,14 @@ public protocol VerificationStore: Sendable {
     /// Inserts a new verification with its first events, and the idempotency record
     /// when given. Throws `StoreError.concurrentVerification` when another pending
     /// verification holds the same number, `StoreError.idempotencyKeyReused` when
-    /// the key is already taken.
-    func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent]
+    /// the key is already taken. `outbox` rows commit in the same transaction.
+    func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], at: Date,
+                idempotency: IdempotencyRecord?) async throws -> [TimelineEvent]
 
     func verification(id: String) async throws -> Verification?
 
     /// Reads the verification, lets `body` change it, and writes the change and the
-    /// events `body` returns, all in one transaction. nil when the id is unknown.
+    /// events and outbox rows `body` returns, all in one transaction. nil when the id is unknown.
     func update<T: Sendable>(
         id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
     ) async throws -> StoreUpdateResult<T>?
@@ -46,13 +47,23 @@ public protocol VerificationStore: Sendable {
     func pendingCount() async throws -> Int
 }
 
+extension VerificationStore {
+    /// Inserts without webhooks owed.
+    public func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
+        try await insert(verification, events: events, outbox: [], at: at, idempotency: idempotency)
+    }
+}
+
 /// What an update writes besides the verification.
 public struct StoreChange<T: Sendable>: Sendable {
     public var result: T
     public var events: [EventDraft]
-    public init(_ result: T, events: [EventDraft] = []) {
+    /// Webhook deliveries owed for this change, committed with it.
+    public var outbox: [OutboxMessage]
+    public init(_ result: T, events: [EventDraft] = [], outbox: [OutboxMessage] = []) {
         self.result = result
         self.events = events
+        self.outbox = outbox
     }
 }
 

@@ -55,5 +55,31 @@ enum SQLiteSchema {
             ALTER TABLE verifications ADD COLUMN client_token_hash BLOB;
             CREATE INDEX verifications_pending_client_token ON verifications(client_token_hash) WHERE status = 'pending';
             """),
+        Migration("010_webhook_outbox", sql: """
+            CREATE TABLE webhook_outbox (
+                id TEXT PRIMARY KEY,
+                endpoint TEXT NOT NULL,
+                request_id TEXT NOT NULL,
+                type TEXT NOT NULL,
+                payload BLOB NOT NULL,
+                created_at REAL NOT NULL,
+                attempts INTEGER NOT NULL,
+                next_attempt_at REAL NOT NULL,
+                state TEXT NOT NULL
+            );
+            CREATE INDEX webhook_outbox_due ON webhook_outbox(next_attempt_at) WHERE state = 'pending';
+            CREATE INDEX webhook_outbox_request ON webhook_outbox(request_id);
+            CREATE TABLE webhook_endpoints_disabled (
+                endpoint TEXT PRIMARY KEY,
+                disabled_at REAL NOT NULL
+            );
+            """),
+        Migration("011_callback_replay", sql: """
+            CREATE TABLE callback_replay (
+                key TEXT PRIMARY KEY,
+                expires_at REAL NOT NULL
+            );
+            CREATE INDEX callback_replay_expiry ON callback_replay(expires_at);
+            """),
     ])
 }

@@ -21,7 +21,8 @@ public final class SQLiteVerificationStore: VerificationStore {
         try await database.migrate(SQLiteSchema.migrator)
     }
 
-    public func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], at: Date,
+                       idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection.get()
         let index = fields.index(verification.phoneNumber)
         let sealed = fields.seal(Array(verification.phoneNumber.utf8))
@@ -46,6 +47,7 @@ public final class SQLiteVerificationStore: VerificationStore {
                         """)
                 } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.concurrentVerification }
                 try Self.append(written, db)
+                try Self.append(outbox, db)
                 return written
             }
         }
@@ -74,6 +76,7 @@ public final class SQLiteVerificationStore: VerificationStore {
                         WHERE id = \(id)
                         """)
                     try Self.append(written, db)
+                    try Self.append(change.outbox, db)
                     return StoreUpdateResult(result: change.result, verification: verification, events: written)
                 }
         }

@@ -11,6 +11,7 @@ public final class InMemoryStore: VerificationStore {
         var events: [String: [TimelineEvent]] = [:]
         var idempotency: [String: IdempotencyRecord] = [:]
         var settings: [String: [UInt8]] = [:]
+        var outbox = InMemoryOutbox()
     }
     private let state = Mutex(State())
     /// API keys and rate-limit counters (see `InMemoryStore+Security.swift`).
@@ -23,8 +24,10 @@ public final class InMemoryStore: VerificationStore {
     /// Nothing is at rest here, so nothing to seal.
     public func protect(with fields: any FieldProtection) {}
 
-    public func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], at: Date,
+                       idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         try state.withLock { state in
+            try state.outbox.checkNew(outbox)
             if let idempotency, state.idempotency[idempotency.key] != nil { throw StoreError.idempotencyKeyReused }
             if verification.status == .pending, state.verifications.values.contains(where: {
                 $0.status == .pending && $0.phoneNumber == verification.phoneNumber
@@ -34,6 +37,7 @@ public final class InMemoryStore: VerificationStore {
             state.verifications[stored.id] = stored
             state.events[stored.id] = written
             if let idempotency { state.idempotency[idempotency.key] = idempotency }
+            state.outbox.add(outbox)
             return written
         }
     }
@@ -48,7 +52,9 @@ public final class InMemoryStore: VerificationStore {
         try state.withLock { state in
             guard var verification = state.verifications[id] else { return nil }
             let change = try body(&verification)
+            try state.outbox.checkNew(change.outbox)
             let written = verification.record(change.events, at: at)
+            state.outbox.add(change.outbox)
             state.verifications[id] = verification
             state.events[id, default: []] += written
             return StoreUpdateResult(result: change.result, verification: verification, events: written)
@@ -93,6 +99,11 @@ public final class InMemoryStore: VerificationStore {
 
     func pendingVerifications() async throws -> [Verification] {
         state.withLock { $0.verifications.values.filter { $0.status == .pending } }
+    }
+
+    /// Runs `body` on the outbox under the store's lock.
+    func withOutbox<R>(_ body: (inout InMemoryOutbox) throws -> R) rethrows -> R {
+        try state.withLock { try body(&$0.outbox) }
     }
 
     public func pendingCount() async throws -> Int {

@@ -11,6 +11,11 @@ enum ServeCommand {
         Runs the Tacit verification server. Every flag has an environment variable:
         TACIT_HOST, TACIT_PORT, TACIT_DB, TACIT_DATABASE_URL, TACIT_CONFIG, TACIT_SECRET,
         TACIT_PUBLIC_URL, TACIT_OPERATOR_LATENCY, TACIT_DEV=1.
+        Webhooks and provider callbacks are set by variable or config file only:
+        TACIT_WEBHOOK_URL, TACIT_WEBHOOK_SECRETS (space-separated whsec_ secrets, newest first),
+        TACIT_WEBHOOK_EVENTS (comma-separated types; default all), the same with _2 … _9 for
+        more endpoints, TACIT_WEBHOOK_ALLOW_PRIVATE=1 (allow private/loopback targets),
+        TACIT_VONAGE_SIGNATURE_SECRET, TACIT_TWILIO_AUTH_TOKEN.
 
           --dev                 virtual mobile operator, handset inbox, keyless loopback access
           --host HOST           address to listen on (default 127.0.0.1)

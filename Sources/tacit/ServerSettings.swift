@@ -31,6 +31,10 @@ enum ServerSettings {
             configuration.operatorLatencyMilliseconds = ms
         }
         try applySecurity(&configuration, setting)
+        try applyWebhooks(to: &configuration) { flag in
+            let variable = "TACIT_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
+            return environment[variable] ?? file[variable]
+        }
         return configuration
     }
 

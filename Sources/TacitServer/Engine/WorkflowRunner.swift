@@ -5,7 +5,8 @@ import TacitStore
 
 /// Carries out what the workflow machine decides. Every driver (API call, timer,
 /// operator callback, device) reaches a verification through `transition`, so each
-/// change and its events commit in one store transaction, then the actions run.
+/// change, its events and its webhook outbox rows commit in one store transaction,
+/// then the actions run.
 public final class WorkflowRunner: Sendable {
     let store: any VerificationStore
     let clock: any TacitClock
@@ -17,10 +18,15 @@ public final class WorkflowRunner: Sendable {
     let timers: TimerScheduler
     let hub: EventHub
     let metrics: Metrics
+    /// Turns webhook intents into outbox rows inside each transaction.
+    let webhooks: WebhookPlanner
+    /// Told after a commit that wrote outbox rows, so delivery starts at once.
+    let outboxWritten: @Sendable () -> Void
 
     init(store: any VerificationStore, clock: any TacitClock, secrets: ServerSecrets, codes: CodeGenerator,
          sender: any MessageSender, silent: any SilentAuthProvider, simSwap: any SimSwapChecker,
-         timers: TimerScheduler, hub: EventHub, metrics: Metrics) {
+         timers: TimerScheduler, hub: EventHub, metrics: Metrics,
+         webhooks: WebhookPlanner = WebhookPlanner(endpoints: []), outboxWritten: @escaping @Sendable () -> Void = {}) {
         self.store = store
         self.clock = clock
         self.secrets = secrets
@@ -31,6 +37,8 @@ public final class WorkflowRunner: Sendable {
         self.timers = timers
         self.hub = hub
         self.metrics = metrics
+        self.webhooks = webhooks
+        self.outboxWritten = outboxWritten
     }
 
     /// What a transition did: the body's result and the state it left.
@@ -49,11 +57,13 @@ public final class WorkflowRunner: Sendable {
         }
         let now = clock.now()
         var machine = WorkflowMachine(draft, now: now)
-        try? machine.handle(.start(simSwapped: swapped))
+        _ = try? machine.handle(.start(simSwapped: swapped))
         let codes = issueCodes(&machine)
+        let outbox = webhooks.outbox(for: machine.actions, verification: machine.verification, at: now)
         let written = try await store.insert(machine.verification, events: events + machine.actions.compactMap(\.emitted),
-                                             at: now, idempotency: idempotency)
+                                             outbox: outbox, at: now, idempotency: idempotency)
         hub.publish(written)
+        if !outbox.isEmpty { outboxWritten() }
         metrics.started()
         let url = await perform(machine.actions, for: machine.verification, codes: codes)
         let current = try await store.verification(id: draft.id) ?? machine.verification
@@ -76,16 +86,19 @@ public final class WorkflowRunner: Sendable {
         _ id: String, _ body: @escaping @Sendable (inout WorkflowMachine) throws -> (T, [EventDraft])
     ) async throws -> Outcome<T>? {
         let now = clock.now()
+        let webhooks = self.webhooks
         let update = try await store.update(id: id, at: now) { [self] verification in
             var machine = WorkflowMachine(verification, now: now)
             let (result, extra) = try body(&machine)
             let codes = issueCodes(&machine)
             verification = machine.verification
-            return StoreChange(Applied(result: result, actions: machine.actions, codes: codes),
-                               events: extra + machine.actions.compactMap(\.emitted))
+            let outbox = webhooks.outbox(for: machine.actions, verification: machine.verification, at: now)
+            return StoreChange(Applied(result: result, actions: machine.actions, codes: codes, wroteOutbox: !outbox.isEmpty),
+                               events: extra + machine.actions.compactMap(\.emitted), outbox: outbox)
         }
         guard let update else { return nil }
         hub.publish(update.events)
+        if update.result.wroteOutbox { outboxWritten() }
         let url = await perform(update.result.actions, for: update.verification, codes: update.result.codes)
         return Outcome(result: update.result.result, verification: update.verification, checkURL: url)
     }
@@ -94,13 +107,20 @@ public final class WorkflowRunner: Sendable {
     /// so of many parallel checks with the right code exactly one succeeds.
     func check(_ id: String, code: String, events: [EventDraft]) async throws -> Outcome<CheckResult>? {
         let secrets = self.secrets
-        return try await transition(id, events: events) { machine in
-            let v = machine.verification
-            var matches = false
-            if let stored = v.codeHash, let step = v.codeStep {
-                matches = ConstantTime.equals(secrets.codeHash(code, verificationId: v.id, step: step), stored)
+        do {
+            return try await transition(id, events: events) { machine in
+                let v = machine.verification
+                // Throwing rolls the transaction back, so a late check leaves no event after the summary.
+                guard v.status == .pending else { throw WorkflowRefusal.notPending(v.status) }
+                var matches = false
+                if let stored = v.codeHash, let step = v.codeStep {
+                    matches = ConstantTime.equals(secrets.codeHash(code, verificationId: v.id, step: step), stored)
+                }
+                return machine.check(matches: matches)
             }
-            return machine.check(matches: matches)
+        } catch WorkflowRefusal.notPending(let status) {
+            guard let current = try await store.verification(id: id) else { return nil }
+            return Outcome(result: .notPending(status), verification: current, checkURL: nil)
         }
     }
 
@@ -116,6 +136,7 @@ public final class WorkflowRunner: Sendable {
         var result: T
         var actions: [WorkflowAction]
         var codes: [Int: String]
+        var wroteOutbox: Bool
     }
 
     /// Makes a code for every code step the machine just started and keeps its keyed

@@ -1,0 +1,85 @@
+import Foundation
+import TacitCore
+import TacitHTTP
+import TacitStore
+
+/// `POST /v1/callbacks/vonage` and `POST /v1/callbacks/twilio`: signed status reports from
+/// channel providers. A verified report for a verification's active step feeds the engine
+/// (a failed delivery fails the step over); anything else is acknowledged without effect.
+struct CallbackRoutes: Sendable {
+    let runner: WorkflowRunner
+    let store: any VerificationStore
+    let settings: CallbackSettings
+    /// The public base URL, for the URL Twilio signed.
+    let baseURL: @Sendable () -> String
+
+    func register(_ router: inout RouteTable) {
+        router.add("POST", "/v1/callbacks/vonage") { await vonage($0) }
+        router.add("POST", "/v1/callbacks/twilio") { await twilio($0) }
+    }
+
+    func vonage(_ request: HTTPRequest) async -> HTTPResponse {
+        guard let secret = settings.vonageSignatureSecret else { return APIProblem.notFound.response }
+        let now = runner.clock.now()
+        return await handle {
+            let callback = try VonageCallback(authorization: request.header("authorization"), body: request.body,
+                                              secret: secret, now: now, maxAge: settings.maxAge)
+            return (callback.report, callback.replayKey, callback.replayExpiresAt)
+        }
+    }
+
+    func twilio(_ request: HTTPRequest) async -> HTTPResponse {
+        guard let token = settings.twilioAuthToken else { return APIProblem.notFound.response }
+        let now = runner.clock.now()
+        let url = TwilioCallback.signedURL(base: baseURL(), path: request.path, query: request.query)
+        return await handle {
+            let callback = try TwilioCallback(signature: request.header("x-twilio-signature"), url: url, query: request.query,
+                                              body: request.body, authToken: token)
+            return (callback.report, callback.replayKey, now.addingTimeInterval(settings.twilioReplayWindow))
+        }
+    }
+
+    private func handle(_ verify: () throws -> (ProviderReport, String, Date)) async -> HTTPResponse {
+        do {
+            let (report, key, expiresAt) = try verify()
+            guard try await store.rememberCallback(key: key, expiresAt: expiresAt, now: runner.clock.now()) else {
+                throw CallbackRejection.replayed
+            }
+            try await apply(report)
+            return .empty(status: 204)
+        } catch let rejection as CallbackRejection {
+            return Self.problem(rejection).response
+        } catch {
+            return APIProblem.unavailable.response
+        }
+    }
+
+    /// Feeds a report to the engine when it is about the active step; otherwise does nothing.
+    func apply(_ report: ProviderReport) async throws {
+        guard report.kind != .progress, let reference = report.reference,
+              let verification = try await store.verification(id: reference.verificationId),
+              verification.status == .pending, verification.currentStep == reference.step else { return }
+        let channel = verification.workflow[reference.step].channel
+        let step = reference.step
+        if report.kind == .failed {
+            let event = EventDraft("provider:failed", channel: channel, source: .provider, outcome: .failure,
+                                   note: "The \(report.provider) callback says the \(channel.spokenName) message was not delivered (\(report.status)).")
+            try await runner.transition(reference.verificationId, events: [event]) {
+                try $0.handle(.codeDelivery(step: step, delivered: false, reason: "provider_" + report.status))
+            }
+        } else {
+            let event = EventDraft("provider:delivered", channel: channel, source: .provider, outcome: .success,
+                                   note: "The \(report.provider) callback says the \(channel.spokenName) message reached the phone (\(report.status)).")
+            try await runner.transition(reference.verificationId, events: [event]) { _ in }
+        }
+    }
+
+    static func problem(_ rejection: CallbackRejection) -> APIProblem {
+        switch rejection {
+        case .badSignature: APIProblem(status: 401, type: "invalid-signature", title: "Invalid signature", detail: "The callback's signature does not verify.")
+        case .stale: APIProblem(status: 401, type: "stale-callback", title: "Stale callback", detail: "The callback's signed issue time is outside the accepted window.")
+        case .replayed: APIProblem(status: 409, type: "replayed-callback", title: "Replayed callback", detail: "This signed callback was already received.")
+        case .malformed: APIProblem.malformedJSON("The callback body is not in the provider's format.")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import TacitCore
+import TacitCrypto
+
+/// Verifies a Vonage-style signed callback: `Authorization: Bearer <JWT HS256>` signed with
+/// the signature secret, whose `payload_hash` claim is the SHA-256 hex of the body and whose
+/// `iat` is recent. Then reads the message status (Messages and Voice API shapes).
+struct VonageCallback {
+    static let failures: Set<String> = ["rejected", "undeliverable", "failed", "busy", "unanswered", "timeout", "cancelled", "expired"]
+    static let deliveries: Set<String> = ["delivered", "read", "answered", "completed"]
+
+    /// The report, and the key that must not be seen twice while the token is valid.
+    var report: ProviderReport
+    var replayKey: String
+    var replayExpiresAt: Date
+
+    init(authorization: String?, body: [UInt8], secret: String, now: Date, maxAge: TimeInterval) throws(CallbackRejection) {
+        guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { throw .badSignature }
+        let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+        let claims: JWT.Claims
+        do { claims = try JWT.verify(token: token, secret: Array(secret.utf8), now: now, maxAge: maxAge) }
+        catch { throw error == .stale || error == .expired ? .stale : .badSignature }
+        guard let hash = claims["payload_hash"]?.stringValue,
+              ConstantTime.equals(Array(hash.lowercased().utf8), Array(Hex.encode(SHA256.hash(body)).utf8)) else { throw .badSignature }
+        let issued = TimeInterval(claims["iat"]?.intValue ?? Int64(now.timeIntervalSince1970))
+        replayKey = "vonage:" + Hex.encode(SHA256.hash(claims["jti"]?.stringValue ?? token))
+        replayExpiresAt = Date(timeIntervalSince1970: issued + maxAge + JWT.allowedClockSkew)
+        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(body)) else { throw .malformed }
+        let reference = object["client_ref"].flatMap { if case .string(let text) = $0 { CallbackReference(text) } else { nil } }
+        guard case .string(let status)? = object["status"] else { throw .malformed }
+        report = ProviderReport(provider: "vonage", reference: reference, status: status, failures: Self.failures, deliveries: Self.deliveries)
+    }
+}
+
+/// Why a callback was refused. Descriptions never carry the token or the body.
+enum CallbackRejection: Error, Equatable {
+    case badSignature
+    case stale
+    case replayed
+    case malformed
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Synchronization
+import TacitCore
+import TacitCrypto
+import TacitStore
+
+/// Delivers the outbox: claims due messages, signs and POSTs them, and records each
+/// attempt in the store and on the verification's timeline. Runs as one long-lived
+/// task (`run`) until cancelled; rows survive restarts, so delivery is at-least-once.
+final class WebhookDispatcher: Sendable {
+    /// How often the outbox is looked at when nothing is due (rows written by another instance).
+    static let idlePoll: TimeInterval = 30
+    static let batchSize = 16
+
+    let store: any VerificationStore
+    let clock: any TacitClock
+    let settings: WebhookSettings
+    let transport: any WebhookTransport
+    let random: @Sendable () -> Double
+    let timeline: @Sendable (String, EventDraft) async -> Void
+    private let endpoints: [String: WebhookEndpoint]
+    /// How long a claimed message stays reserved for the attempt in flight: a little
+    /// longer than one attempt may take, so a crash mid-attempt delays a retry only briefly.
+    private var lease: TimeInterval { settings.timeout + 5 }
+    private let targetGuard: WebhookTargetGuard
+    private let wakeup: Wakeup
+    private let disabled = Mutex<Set<String>>([])
+    private let reports: AsyncStream<WebhookAttempt>.Continuation
+    /// Every attempt, in order (the newest 256 are kept until read).
+    let attempts: AsyncStream<WebhookAttempt>
+
+    init(store: any VerificationStore, clock: any TacitClock, settings: WebhookSettings, transport: any WebhookTransport,
+         random: @escaping @Sendable () -> Double, wakeup: Wakeup = Wakeup(),
+         timeline: @escaping @Sendable (String, EventDraft) async -> Void) {
+        self.wakeup = wakeup
+        self.store = store
+        self.clock = clock
+        self.settings = settings
+        self.transport = transport
+        self.random = random
+        self.timeline = timeline
+        endpoints = Dictionary(settings.endpoints.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        targetGuard = WebhookTargetGuard(allowPrivate: settings.allowPrivateTargets)
+        (attempts, reports) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+    }
+
+    /// Says that new rows were written, so the worker looks now rather than at its next wake-up.
+    func nudge() { wakeup.signal() }
+
+    func run() async {
+        let known = (try? await store.disabledWebhookEndpoints()) ?? []
+        disabled.withLock { $0 = known }
+        while !Task.isCancelled {
+            await deliverDue()
+            let now = clock.now()
+            let idle = now.addingTimeInterval(Self.idlePoll)
+            let due = ((try? await store.nextOutboxDue()) ?? nil).map { min($0, idle) } ?? idle
+            await wakeup.wait(until: due, clock: clock)
+        }
+        reports.finish()
+    }
+
+    /// Delivers every message due now; returns how many attempts were made.
+    @discardableResult
+    func deliverDue() async -> Int {
+        var count = 0
+        while !Task.isCancelled {
+            guard let batch = try? await store.claimOutbox(now: clock.now(), lease: lease, limit: Self.batchSize),
+                  !batch.isEmpty else { break }
+            await withTaskGroup(of: Void.self) { group in
+                for message in batch { group.addTask { await self.deliver(message) } }
+            }
+            count += batch.count
+        }
+        return count
+    }
+
+    private func deliver(_ message: OutboxMessage) async {
+        guard let endpoint = endpoints[message.endpoint], !disabled.withLock({ $0.contains(message.endpoint) }) else {
+            // No longer configured, or disabled: nothing will ever take this message.
+            try? await store.disableWebhookEndpoint(message.endpoint, at: clock.now())
+            reports.yield(WebhookAttempt(messageId: message.id, verificationId: message.verificationId, type: message.type,
+                                         attempt: message.attempts, statusCode: nil, result: .endpointDisabled))
+            return
+        }
+        let attempt = message.attempts + 1
+        var report = WebhookAttempt(messageId: message.id, verificationId: message.verificationId, type: message.type,
+                                    attempt: attempt, statusCode: nil, result: .refused)
+        if let url = URL(string: endpoint.url), await allowed(url) {
+            report.statusCode = await transport.post(url: url, headers: headers(message, endpoint), body: message.payload,
+                                                     timeout: settings.timeout)
+            report.result = await settle(message, endpoint: endpoint, attempt: attempt, status: report.statusCode)
+        } else {
+            try? await store.recordOutboxAttempt(id: message.id, outcome: .dead, at: clock.now())
+        }
+        await timeline(message.verificationId, report.draft(endpoint: endpoint.displayName))
+        reports.yield(report)
+    }
+
+    /// Records the attempt's outcome in the store and says what it was.
+    private func settle(_ message: OutboxMessage, endpoint: WebhookEndpoint, attempt: Int, status: Int?) async -> WebhookAttempt.Result {
+        let now = clock.now()
+        switch status {
+        case .some(200..<300):
+            try? await store.recordOutboxAttempt(id: message.id, outcome: .delivered, at: now)
+            return .delivered
+        case .some(410):
+            disabled.withLock { _ = $0.insert(endpoint.id) }
+            try? await store.disableWebhookEndpoint(endpoint.id, at: now)
+            return .endpointDisabled
+        default:
+            let retryAt = settings.retry.delay(afterAttempt: attempt, random: random()).map { now.addingTimeInterval($0) }
+            try? await store.recordOutboxAttempt(id: message.id, outcome: retryAt.map { .retry(at: $0) } ?? .dead, at: now)
+            return .failed(retryAt: retryAt)
+        }
+    }
+
+    /// The Standard Webhooks headers, with one signature per configured secret.
+    func headers(_ message: OutboxMessage, _ endpoint: WebhookEndpoint) -> [(String, String)] {
+        let timestamp = Int64(clock.now().timeIntervalSince1970)
+        let signatures = endpoint.secrets.compactMap {
+            try? StandardWebhooks.sign(secret: $0, id: message.id, timestamp: timestamp, body: message.payload)
+        }
+        return [("Content-Type", "application/json"), ("User-Agent", "Tacit-Webhooks/1"),
+                ("webhook-id", message.id), ("webhook-timestamp", String(timestamp)),
+                ("webhook-signature", signatures.joined(separator: " "))]
+    }
+
+    /// Resolves off the cooperative pool: name resolution blocks.
+    private func allowed(_ url: URL) async -> Bool {
+        guard let host = url.host, !host.isEmpty else { return false }
+        let targetGuard = self.targetGuard
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: targetGuard.refusal(host: host) == nil) }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Refuses webhook targets that resolve to private, loopback, link-local, multicast,
+/// unspecified or otherwise non-public addresses (IPv4 and IPv6), so a configured URL
+/// can't be turned against the server's own network. Every address a name resolves to
+/// must be public.
+struct WebhookTargetGuard: Sendable {
+    let allowPrivate: Bool
+
+    /// Why `host` must not be called, or nil when it may be.
+    func refusal(host: String) -> String? {
+        if allowPrivate { return nil }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        guard let addresses = Self.resolve(bare), !addresses.isEmpty else { return "the webhook host does not resolve" }
+        if addresses.contains(where: Self.isNonPublic) { return "the webhook host resolves to a private or reserved address" }
+        return nil
+    }
+
+    /// IPv4 addresses as 4 bytes, IPv6 as 16.
+    static func resolve(_ host: String) -> [[UInt8]]? {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0 else { return nil }
+        defer { freeaddrinfo(list) }
+        var addresses: [[UInt8]] = []
+        var cursor = list
+        while let info = cursor {
+            if let bytes = bytes(of: info.pointee) { addresses.append(bytes) }
+            cursor = info.pointee.ai_next
+        }
+        return addresses
+    }
+
+    private static func bytes(of info: addrinfo) -> [UInt8]? {
+        guard let address = info.ai_addr else { return nil }
+        switch info.ai_family {
+        case AF_INET:
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { pointer in
+                withUnsafeBytes(of: pointer.pointee.sin_addr) { Array($0) }
+            }
+        case AF_INET6:
+            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { pointer in
+                withUnsafeBytes(of: pointer.pointee.sin6_addr) { Array($0) }
+            }
+        default: return nil
+        }
+    }
+
+    /// True for every address a public webhook receiver can't have.
+    static func isNonPublic(_ address: [UInt8]) -> Bool {
+        if address.count == 4 { return isNonPublicV4(address) }
+        guard address.count == 16 else { return true }
+        let a = address
+        if a.allSatisfy({ $0 == 0 }) { return true }                                   // ::
+        if a.dropLast().allSatisfy({ $0 == 0 }) && a[15] == 1 { return true }          // ::1
+        if a[0] == 0xFE && a[1] & 0xC0 == 0x80 { return true }                         // fe80::/10 link-local
+        if a[0] == 0xFE && a[1] & 0xC0 == 0xC0 { return true }                         // fec0::/10 site-local
+        if a[0] & 0xFE == 0xFC { return true }                                         // fc00::/7 unique local
+        if a[0] == 0xFF { return true }                                                // ff00::/8 multicast
+        if a[0] == 0x20 && a[1] == 0x01 && a[2] == 0x0D && a[3] == 0xB8 { return true } // 2001:db8::/32 documentation
+        if a[0..<10].allSatisfy({ $0 == 0 }) && a[10] == 0xFF && a[11] == 0xFF {       // ::ffff:a.b.c.d mapped
+            return isNonPublicV4(Array(a[12...]))
+        }
+        if a[0..<12].allSatisfy({ $0 == 0 }) { return true }                           // ::a.b.c.d compatible (deprecated)
+        if a[0] == 0x00 && a[1] == 0x64 && a[2] == 0xFF && a[3] == 0x9B && a[4..<12].allSatisfy({ $0 == 0 }) {
+            return isNonPublicV4(Array(a[12...]))                                      // 64:ff9b::/96 NAT64
+        }
+        if a[0] == 0x20 && a[1] == 0x02 { return isNonPublicV4(Array(a[2..<6])) }      // 2002::/16 6to4
+        return false
+    }
+
+    static func isNonPublicV4(_ a: [UInt8]) -> Bool {
+        switch (a[0], a[1]) {
+        case (0, _), (10, _), (127, _): return true                 // this network, private, loopback
+        case (100, 64...127): return true                           // carrier-grade NAT
+        case (169, 254): return true                                // link-local (cloud metadata)
+        case (172, 16...31): return true                            // private
+        case (192, 168): return true                                // private
+        case (192, 0) where a[2] == 0 || a[2] == 2: return true     // IETF protocol assignments, TEST-NET-1
+        case (198, 18...19): return true                            // benchmarking
+        case (198, 51) where a[2] == 100: return true               // TEST-NET-2
+        case (203, 0) where a[2] == 113: return true                // TEST-NET-3
+        case (224...255, _): return true                            // multicast, reserved, broadcast
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Fuzzes the API from its own OpenAPI document with schemathesis against a live dev
+# server: no 5xx, and every status, content type and body conforms to the document.
+# Usage: fuzz.sh [SECONDS]   (TACIT_BIN and VENV say where the server and schemathesis are)
+set -euo pipefail
+seconds=${1:-300}
+bin=${TACIT_BIN:-.build/debug/tacit}
+venv=${VENV:-.build/venv}
+work=$(mktemp -d)
+trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+"$bin" serve --dev --port 0 --db "$work/fuzz.db" > "$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 100); do
+    url=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' "$work/server.log" | head -1)
+    [ -n "$url" ] && break
+    sleep 0.1
+done
+[ -n "${url:-}" ] || { echo "fuzz: the server did not start"; cat "$work/server.log"; exit 1; }
+
+"$venv/bin/schemathesis" run "$url/v1/openapi.json" --url "$url" \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    --max-time "$seconds" --request-timeout 10 --suppress-health-check all --no-color

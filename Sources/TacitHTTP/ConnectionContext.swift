@@ -23,6 +23,7 @@ final class ConnectionContext: @unchecked Sendable {  // safe: see the split abo
     }
 
     let connection: ConnectionHandle
+    let core: ServerCore
     let method: String
     let path: String
     let maxBodyBytes: Int
@@ -32,11 +33,12 @@ final class ConnectionContext: @unchecked Sendable {  // safe: see the split abo
     var countsTowardLimit = false
     private let outcome = Mutex(Outcome())
 
-    init(connection: OpaquePointer, method: String, path: String, maxBodyBytes: Int) {
+    init(connection: OpaquePointer, core: ServerCore, method: String, path: String) {
         self.connection = ConnectionHandle(pointer: connection)
+        self.core = core
         self.method = method
         self.path = path
-        self.maxBodyBytes = maxBodyBytes
+        self.maxBodyBytes = core.configuration.maxBodyBytes
     }
 
     /// Adds uploaded bytes, or remembers that the body is over the limit and drops it.

@@ -31,6 +31,9 @@ public final class HTTPServer: Sendable {
     /// The port the server listens on (the real one when configured with 0); 0 before `start()`.
     public var port: Int { running.withLock { $0.port } }
 
+    /// How often streams' content reader ran, for tests.
+    var streamReaderCalls: Int { core.streamReads.load(ordering: .relaxed) }
+
     /// Binds and starts serving. Throws `HTTPServerError` when the address is invalid or taken.
     public func start() throws {
         try running.withLock { state in

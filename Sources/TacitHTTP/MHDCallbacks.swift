@@ -19,10 +19,9 @@ func tacitAccessHandler(
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     guard let raw = conCls.pointee else {
         let context = ConnectionContext(
-            connection: connection,
+            connection: connection, core: core,
             method: method.map { String(cString: $0) } ?? "GET",
-            path: url.map { String(cString: $0) } ?? "/",
-            maxBodyBytes: core.configuration.maxBodyBytes)
+            path: url.map { String(cString: $0) } ?? "/")
         context.tooLarge = RequestReader.declaredLength(connection) > core.configuration.maxBodyBytes
         conCls.pointee = Unmanaged.passRetained(context).toOpaque()
         core.register(context)
@@ -63,7 +62,9 @@ func tacitStreamReader(
     _ max: Int
 ) -> Int {
     guard let cls, let buffer else { return Int(CMHD_READER_END_WITH_ERROR) }
-    return Unmanaged<StreamPump>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)
+    let pump = Unmanaged<StreamPump>.fromOpaque(cls).takeUnretainedValue()
+    pump.core.streamReads.add(1, ordering: .relaxed)
+    return pump.read(into: buffer, max: max)
 }
 
 /// Frees the pump reference held by a streaming response.

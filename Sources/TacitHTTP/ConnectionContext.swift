@@ -30,6 +30,8 @@ final class ConnectionContext: @unchecked Sendable {  // safe: see the split abo
     var phase = Phase.reading
     var body: [UInt8] = []
     var tooLarge = false
+    /// Bytes received so far, kept or not.
+    var received = 0
     var countsTowardLimit = false
     private let outcome = Mutex(Outcome())
 
@@ -41,15 +43,22 @@ final class ConnectionContext: @unchecked Sendable {  // safe: see the split abo
         self.maxBodyBytes = core.configuration.maxBodyBytes
     }
 
-    /// Adds uploaded bytes, or remembers that the body is over the limit and drops it.
-    func append(_ bytes: UnsafeRawBufferPointer) {
-        guard !tooLarge else { return }
-        guard body.count + bytes.count <= maxBodyBytes else {
+    /// How much of an oversized body is read and dropped so the client can still read
+    /// its 413; past this the connection is closed.
+    var drainLimit: Int { max(maxBodyBytes.multipliedReportingOverflow(by: 16).partialValue, 8 << 20) }
+
+    /// Adds uploaded bytes, or remembers that the body is over the limit and drops them.
+    /// Returns false once an oversized body passes `drainLimit`.
+    func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        received += bytes.count
+        guard !tooLarge else { return received <= drainLimit }
+        guard received <= maxBodyBytes else {
             tooLarge = true
             body = []
-            return
+            return true
         }
         body.append(contentsOf: bytes)
+        return true
     }
 
     /// Marks the handler as running, just before the connection is suspended; false

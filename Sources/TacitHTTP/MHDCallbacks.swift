@@ -22,18 +22,19 @@ func tacitAccessHandler(
             connection: connection, core: core,
             method: method.map { String(cString: $0) } ?? "GET",
             path: url.map { String(cString: $0) } ?? "/")
-        context.tooLarge = RequestReader.declaredLength(connection) > core.configuration.maxBodyBytes
+        let declared = RequestReader.declaredLength(connection)
+        context.tooLarge = declared > context.maxBodyBytes
         conCls.pointee = Unmanaged.passRetained(context).toOpaque()
         core.register(context)
-        return .YES
+        // Too big to be worth draining: answer before reading; libmicrohttpd then closes.
+        return declared > context.drainLimit ? RequestDispatcher.requestComplete(context, core: core) : .YES
     }
     let context = Unmanaged<ConnectionContext>.fromOpaque(raw).takeUnretainedValue()
     if uploadDataSize.pointee > 0 {
-        if let uploadData {
-            context.append(UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee))
-        }
+        let bytes = UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : uploadDataSize.pointee)
         uploadDataSize.pointee = 0
-        return .YES
+        // An endless oversized upload is cut off; a 413 cannot be queued mid-upload.
+        return context.append(bytes) ? .YES : .NO
     }
     return RequestDispatcher.requestComplete(context, core: core)
 }

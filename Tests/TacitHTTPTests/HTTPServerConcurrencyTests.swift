@@ -104,4 +104,16 @@ struct HTTPServerConcurrencyTests {
             #expect(error?.code == .addressInUse)
         }
     }
+
+    @Test("run() serves until its task is cancelled, then the port closes")
+    func runUntilCancelled() async throws {
+        let server = HTTPServer(configuration: .init(port: 0), handler: { _ in .text("up") })
+        try server.start()
+        let client = HTTPClient(port: server.port)
+        let running = Task { try await server.run() }
+        #expect(try await client.send("GET", "/").text == "up")
+        running.cancel()
+        try await running.value
+        await #expect(throws: (any Error).self) { try await client.send("GET", "/") }
+    }
 }

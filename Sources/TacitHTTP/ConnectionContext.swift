@@ -61,12 +61,14 @@ final class ConnectionContext: @unchecked Sendable {  // safe: see the split abo
         return true
     }
 
-    /// Marks the handler as running, just before the connection is suspended; false
-    /// when shutdown already began, in which case the connection must not be suspended.
-    func beginHandling() -> Bool {
+    /// Suspends the connection while its handler runs; false (and not suspended) when
+    /// shutdown already began. Suspending under the lock means no `settle` can resume
+    /// the connection before it is suspended.
+    func suspendForHandler() -> Bool {
         outcome.withLock { state in
             guard !state.stopping else { return false }
             state.awaitingHandler = true
+            connection.suspend()
             return true
         }
     }

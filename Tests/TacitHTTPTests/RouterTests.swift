@@ -42,6 +42,13 @@ struct RouterTests {
         #expect(body == expected)
     }
 
+    @Test("routePattern(for:) names the route without running it")
+    func patternLookup() {
+        let router = Self.router()
+        #expect(router.routePattern(for: HTTPRequest(method: "POST", path: "/v1/verifications/a/check")) == "/v1/verifications/:id/check")
+        #expect(router.routePattern(for: HTTPRequest(method: "POST", path: "/v1/verifications/a")) == nil)
+    }
+
     @Test("an unknown path answers 404 not-found as problem+json")
     func notFound() async {
         let (status, body, response) = await answer("GET", "/v1/nothing/here")

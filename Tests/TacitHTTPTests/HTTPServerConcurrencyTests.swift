@@ -66,7 +66,7 @@ struct HTTPServerConcurrencyTests {
         let server = HTTPServer(configuration: configuration, handler: handler)
         try server.start()
         let client = HTTPClient(port: server.port)
-        async let reply = client.send("GET", "/work")
+        async let reply = client.send("GET", "/job")
         await gate.waitForArrivals(1)
         async let stopped: Void = server.shutdown()
         gate.open()

@@ -11,7 +11,7 @@ struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct so
     struct MHD_OptionItem ops[8];
     int i = 0;
     if (bind_addr) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)bind_addr }; }
-    if (thread_pool > 0) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, thread_pool, NULL }; }
+    if (thread_pool > 1) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, thread_pool, NULL }; }
     if (connection_limit > 0) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL }; }
     ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout, NULL };
     ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };

@@ -23,39 +23,52 @@ final class ConnectionContext: @unchecked Sendable {  // safe: see the split abo
     }
 
     let connection: ConnectionHandle
+    let core: ServerCore
     let method: String
     let path: String
     let maxBodyBytes: Int
     var phase = Phase.reading
     var body: [UInt8] = []
     var tooLarge = false
+    /// Bytes received so far, kept or not.
+    var received = 0
     var countsTowardLimit = false
     private let outcome = Mutex(Outcome())
 
-    init(connection: OpaquePointer, method: String, path: String, maxBodyBytes: Int) {
+    init(connection: OpaquePointer, core: ServerCore, method: String, path: String) {
         self.connection = ConnectionHandle(pointer: connection)
+        self.core = core
         self.method = method
         self.path = path
-        self.maxBodyBytes = maxBodyBytes
+        self.maxBodyBytes = core.configuration.maxBodyBytes
     }
 
-    /// Adds uploaded bytes, or remembers that the body is over the limit and drops it.
-    func append(_ bytes: UnsafeRawBufferPointer) {
-        guard !tooLarge else { return }
-        guard body.count + bytes.count <= maxBodyBytes else {
+    /// How much of an oversized body is read and dropped so the client can still read
+    /// its 413; past this the connection is closed.
+    var drainLimit: Int { max(maxBodyBytes.multipliedReportingOverflow(by: 16).partialValue, 8 << 20) }
+
+    /// Adds uploaded bytes, or remembers that the body is over the limit and drops them.
+    /// Returns false once an oversized body passes `drainLimit`.
+    func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        received += bytes.count
+        guard !tooLarge else { return received <= drainLimit }
+        guard received <= maxBodyBytes else {
             tooLarge = true
             body = []
-            return
+            return true
         }
         body.append(contentsOf: bytes)
+        return true
     }
 
-    /// Marks the handler as running, just before the connection is suspended; false
-    /// when shutdown already began, in which case the connection must not be suspended.
-    func beginHandling() -> Bool {
+    /// Suspends the connection while its handler runs; false (and not suspended) when
+    /// shutdown already began. Suspending under the lock means no `settle` can resume
+    /// the connection before it is suspended.
+    func suspendForHandler() -> Bool {
         outcome.withLock { state in
             guard !state.stopping else { return false }
             state.awaitingHandler = true
+            connection.suspend()
             return true
         }
     }

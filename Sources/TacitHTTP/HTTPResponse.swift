@@ -10,8 +10,10 @@ public struct HTTPResponse: Sendable {
         /// A complete body.
         case bytes([UInt8])
         /// A body written chunk by chunk as the stream yields, e.g. Server-Sent Events.
-        /// The response ends when the stream finishes; when the client goes away the
-        /// stream's consumer is cancelled, so its `onTermination` runs.
+        /// The response ends when the stream finishes. When the client goes away the
+        /// stream's consumer is cancelled, so its `onTermination` runs; an idle stream
+        /// holds no thread and is not polled, so a departed client is noticed on the next
+        /// write: long-lived streams should send a heartbeat (an SSE comment) every ~15 s.
         case stream(AsyncStream<[UInt8]>)
     }
 

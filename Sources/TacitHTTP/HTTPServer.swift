@@ -31,9 +31,28 @@ public final class HTTPServer: Sendable {
     /// The port the server listens on (the real one when configured with 0); 0 before `start()`.
     public var port: Int { running.withLock { $0.port } }
 
+    /// How often streams' content reader ran, for tests.
+    var streamReaderCalls: Int { core.streamReads.load(ordering: .relaxed) }
+
     /// Binds and starts serving. Throws `HTTPServerError` when the address is invalid or taken.
     public func start() throws {
+        try start(unlessRunning: false)
+    }
+
+    /// Serves until the calling task is cancelled, then shuts down gracefully. Starts the
+    /// server first unless `start()` already did, so callers can learn the port early.
+    public func run() async throws {
+        try start(unlessRunning: true)
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(3_600))
+        }
+        // The caller is cancelled, and shutdown's bounded waits must not inherit that.
+        await Task.detached { await self.shutdown() }.value
+    }
+
+    private func start(unlessRunning: Bool) throws {
         try running.withLock { state in
+            if unlessRunning, state.daemon != nil { return }
             guard !state.started else {
                 throw HTTPServerError(code: .alreadyStarted, message: "The server was already started.")
             }

@@ -19,22 +19,22 @@ func tacitAccessHandler(
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     guard let raw = conCls.pointee else {
         let context = ConnectionContext(
-            connection: connection,
+            connection: connection, core: core,
             method: method.map { String(cString: $0) } ?? "GET",
-            path: url.map { String(cString: $0) } ?? "/",
-            maxBodyBytes: core.configuration.maxBodyBytes)
-        context.tooLarge = RequestReader.declaredLength(connection) > core.configuration.maxBodyBytes
+            path: url.map { String(cString: $0) } ?? "/")
+        let declared = RequestReader.declaredLength(connection)
+        context.tooLarge = declared > context.maxBodyBytes
         conCls.pointee = Unmanaged.passRetained(context).toOpaque()
         core.register(context)
-        return .YES
+        // Too big to be worth draining: answer before reading; libmicrohttpd then closes.
+        return declared > context.drainLimit ? RequestDispatcher.requestComplete(context, core: core) : .YES
     }
     let context = Unmanaged<ConnectionContext>.fromOpaque(raw).takeUnretainedValue()
     if uploadDataSize.pointee > 0 {
-        if let uploadData {
-            context.append(UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee))
-        }
+        let bytes = UnsafeRawBufferPointer(start: uploadData, count: uploadData == nil ? 0 : uploadDataSize.pointee)
         uploadDataSize.pointee = 0
-        return .YES
+        // An endless oversized upload is cut off; a 413 cannot be queued mid-upload.
+        return context.append(bytes) ? .YES : .NO
     }
     return RequestDispatcher.requestComplete(context, core: core)
 }
@@ -63,7 +63,9 @@ func tacitStreamReader(
     _ max: Int
 ) -> Int {
     guard let cls, let buffer else { return Int(CMHD_READER_END_WITH_ERROR) }
-    return Unmanaged<StreamPump>.fromOpaque(cls).takeUnretainedValue().read(into: buffer, max: max)
+    let pump = Unmanaged<StreamPump>.fromOpaque(cls).takeUnretainedValue()
+    pump.core.streamReads.add(1, ordering: .relaxed)
+    return pump.read(into: buffer, max: max)
 }
 
 /// Frees the pump reference held by a streaming response.

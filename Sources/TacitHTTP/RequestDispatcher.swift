@@ -30,14 +30,13 @@ enum RequestDispatcher {
             context.phase = .answered
             return ResponseWriter.queue(Problems.shuttingDown, on: context)
         case .admitted:
-            guard context.beginHandling() else {
+            let request = RequestReader.request(for: context)
+            guard context.suspendForHandler() else {
                 if context.countsTowardLimit { core.handlerFinished() }
                 context.phase = .answered
                 return ResponseWriter.queue(Problems.shuttingDown, on: context)
             }
             context.phase = .handling
-            let request = RequestReader.request(for: context)
-            context.connection.suspend()
             run(request, in: context, core: core)
             return .YES
         }

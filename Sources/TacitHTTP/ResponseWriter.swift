@@ -22,7 +22,7 @@ enum ResponseWriter {
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
         case .stream(let stream):
-            let pump = StreamPump(connection: context.connection)
+            let pump = StreamPump(connection: context.connection, core: context.core)
             pump.start(stream)
             context.attach(pump)
             return MHD_create_response_from_callback(

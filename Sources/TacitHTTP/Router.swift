@@ -41,6 +41,14 @@ public struct Router: Sendable {
         return answerWithoutRoute(request.method, allowed: allowedMethods(matches.map(\.0.method)))
     }
 
+    /// The pattern `request` would be routed to, without running it; for labelling
+    /// metrics around the router.
+    public func routePattern(for request: HTTPRequest) -> String? {
+        let parts = RoutePattern.split(request.path)
+        let matches = routes.compactMap { route in route.pattern.match(parts).map { (route, $0) } }
+        return best(matches, for: request.method)?.0.pattern.text
+    }
+
     private func best(_ matches: [(Route, [String: String])], for method: String) -> (Route, [String: String])? {
         let exact = matches.filter { $0.0.method == method }
         let candidates = exact.isEmpty && method == "HEAD" ? matches.filter { $0.0.method == "GET" } : exact

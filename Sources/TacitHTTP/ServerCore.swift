@@ -20,6 +20,8 @@ final class ServerCore: Sendable {
     let configuration: HTTPServer.Configuration
     let handler: HTTPHandler
     let book = Mutex(Book())
+    /// Content-reader calls across all streams, so tests can prove idle streams are not polled.
+    let streamReads = Atomic<Int>(0)
 
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
         self.configuration = configuration

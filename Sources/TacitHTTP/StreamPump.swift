@@ -16,12 +16,12 @@ final class StreamPump: Sendable {
     }
 
     private let connection: ConnectionHandle
+    let core: ServerCore
     private let state = Mutex(State())
-    /// Reader invocations, so tests can prove an idle stream is not polled.
-    let readerCalls = Atomic<Int>(0)
 
-    init(connection: ConnectionHandle) {
+    init(connection: ConnectionHandle, core: ServerCore) {
         self.connection = connection
+        self.core = core
     }
 
     /// Starts draining `stream`. The task is the bridge from the handler's stream to C
@@ -72,7 +72,6 @@ final class StreamPump: Sendable {
     /// libmicrohttpd's content reader: copies buffered bytes, ends the stream, or
     /// suspends the connection until there is more. Runs on a libmicrohttpd thread.
     func read(into destination: UnsafeMutablePointer<CChar>, max: Int) -> Int {
-        readerCalls.add(1, ordering: .relaxed)
         return state.withLock { state -> Int in
             let available = state.buffer.count - state.offset
             if available > 0 {

@@ -34,4 +34,24 @@ struct HTTPServerBasicsTests {
             #expect(reply.json["body"] as? String == "{\"code\":\"1234\"}")
         }
     }
+
+    @Test("a sanity load: 8 clients making 50 requests each all get their own answers")
+    func sanityLoad() async throws {
+        try await withLiveServer(handler: Self.echo) { _, client in
+            let correct = try await withThrowingTaskGroup(of: Int.self) { group in
+                for worker in 0..<8 {
+                    group.addTask {
+                        var ok = 0
+                        for index in 0..<50 {
+                            let reply = try await client.send("GET", "/w\(worker)/\(index)")
+                            if reply.json["path"] as? String == "/w\(worker)/\(index)" { ok += 1 }
+                        }
+                        return ok
+                    }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(correct == 400)
+        }
+    }
 }

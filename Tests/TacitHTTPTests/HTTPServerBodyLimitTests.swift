@@ -57,4 +57,19 @@ struct HTTPServerBodyLimitTests {
             #expect(calls.count.load(ordering: .relaxed) == 0)
         }
     }
+
+    @Test("a declared body far past the limit answers 413 before the body is sent")
+    func rejectsHugeDeclaredBodyEarly() async throws {
+        let calls = Calls()
+        try await withLiveServer({ $0.maxBodyBytes = 1_024 }, handler: calls.handler) { server, _ in
+            let port = server.port
+            let text = try await offPool {
+                let connection = try RawConnection(port: port)
+                try connection.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\nabc")
+                return try connection.read(until: "}")
+            }
+            #expect(text.hasPrefix("HTTP/1.1 413"))
+            #expect(calls.count.load(ordering: .relaxed) == 0)
+        }
+    }
 }

@@ -12,7 +12,7 @@
 #define CMHD_READER_END_WITH_ERROR -2
 
 /// Starts a daemon through MHD_OPTION_ARRAY, since MHD_start_daemon is variadic.
-/// `thread_pool` 0 means MHD's single internal polling thread.
+/// `thread_pool` 0 or 1 means MHD's single internal polling thread.
 struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct sockaddr *bind_addr,
                               unsigned int thread_pool, unsigned int connection_limit,
                               unsigned int connection_timeout,

@@ -10,7 +10,7 @@ struct RawSocketError: Error, CustomStringConvertible {
 /// A blocking POSIX TCP client, for what URLSession cannot express: choosing the source
 /// address, sending odd methods or chunked uploads, and reading a stream incrementally.
 /// Reads time out after 5 seconds so a broken server fails a test instead of hanging it.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {  // safe: each test uses a connection from one thread at a time
     let fd: Int32
     private var received: [UInt8] = []
 
@@ -65,8 +65,12 @@ final class RawConnection {
 
     var text: String { String(decoding: received, as: UTF8.self) }
 
-    /// Closes the write side and the read side, as a client that goes away does.
-    func shutdownBoth() { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    /// Makes the coming close send a reset, as a client that vanishes does, so the
+    /// server's next write fails at once instead of after a round trip.
+    func abortOnClose() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
 
     private func readSome() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 16_384)

@@ -1,0 +1,128 @@
+import Testing
+@testable import TacitHTTP
+
+@Suite("HTTPServer streaming responses")
+struct HTTPServerStreamTests {
+    static let request = "GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+
+    @Test("chunks arrive in order as they are yielded, and the response ends with the stream")
+    func chunksInOrder() async throws {
+        let hub = StreamHub()
+        try await withLiveServer(handler: hub.handler) { server, _ in
+            let port = server.port
+            let batch = ConnectionBatch()
+            try await offPool {
+                let connection = try RawConnection(port: port)
+                try connection.send(Self.request)
+                batch.connections = [connection]
+            }
+            let connection = batch.connections[0]
+            await hub.opened.wait(for: 1)
+            for index in 1...3 {
+                hub.yieldAll("data: \(index)\n\n")
+                let text = try await offPool { try connection.read(until: "data: \(index)\n\n") }
+                #expect(!text.contains("data: \(index + 1)"))
+            }
+            hub.finishAll()
+            let text = try await offPool { try connection.read(until: "\r\n0\r\n\r\n") }
+            #expect(text.hasPrefix("HTTP/1.1 200"))
+            #expect(text.contains("Content-Type: text/event-stream"))
+            let body = text.components(separatedBy: "data: ").dropFirst().map { $0.prefix(1) }
+            #expect(body == ["1", "2", "3"])
+        }
+    }
+
+    @Test("an idle stream is not polled: its reader runs only when a chunk arrives")
+    func idleStreamDoesNotSpin() async throws {
+        let hub = StreamHub(greeting: "data: first\n\n")
+        try await withLiveServer(handler: { request in
+            request.path == "/ping" ? .text("pong") : .eventStream(hub.makeStream())
+        }) { server, client in
+            let port = server.port
+            let batch = ConnectionBatch()
+            try await offPool {
+                let connection = try RawConnection(port: port)
+                try connection.send(Self.request)
+                _ = try connection.read(until: "data: first")
+                batch.connections = [connection]
+            }
+            let before = server.streamReaderCalls
+            for _ in 0..<20 { #expect(try await client.send("GET", "/ping").text == "pong") }
+            #expect(server.streamReaderCalls == before)
+            hub.yieldAll("data: second\n\n")
+            _ = try await offPool { try batch.connections[0].read(until: "data: second") }
+            #expect(server.streamReaderCalls - before <= 3)
+        }
+    }
+
+    @Test("a client that disconnects cancels the stream, so its onTermination runs")
+    func disconnectTerminatesStream() async throws {
+        let hub = StreamHub()
+        try await withLiveServer(handler: hub.handler) { server, _ in
+            let port = server.port
+            let batch = ConnectionBatch()
+            try await offPool {
+                let connection = try RawConnection(port: port)
+                try connection.send(Self.request)
+                batch.connections = [connection]
+            }
+            await hub.opened.wait(for: 1)
+            // Closing only after the stream opened, else the reset could beat the request.
+            batch.connections[0].abortOnClose()
+            batch.connections = []
+            #expect(hub.terminated.value == 0)
+            // The connection is suspended while idle; the next chunk's write finds it gone.
+            hub.yieldAll("data: anyone there?\n\n")
+            await hub.terminated.wait(for: 1)
+            #expect(hub.terminated.value == 1)
+        }
+    }
+
+    @Test("200 concurrent streams on a 2-thread pool all receive their chunks")
+    func manyStreams() async throws {
+        let hub = StreamHub()
+        let count = 200
+        try await withLiveServer({ $0.threadPoolSize = 2 }, handler: hub.handler) { server, _ in
+            let port = server.port
+            let batch = ConnectionBatch()
+            try await offPool {
+                for _ in 0..<count {
+                    let connection = try RawConnection(port: port)
+                    try connection.send(Self.request)
+                    batch.connections.append(connection)
+                }
+            }
+            await hub.opened.wait(for: count)
+            hub.yieldAll("data: one\n\n")
+            hub.yieldAll("data: two\n\n")
+            hub.finishAll()
+            let complete = try await offPool {
+                try batch.connections.filter { connection in
+                    let text = try connection.read(until: "\r\n0\r\n\r\n")
+                    return text.contains("data: one\n\n") && text.contains("data: two\n\n")
+                }.count
+            }
+            #expect(complete == count)
+            await hub.terminated.wait(for: count)
+        }
+    }
+
+    @Test("shutdown ends open streams and cancels their producers")
+    func shutdownEndsStreams() async throws {
+        let hub = StreamHub(greeting: "data: hello\n\n")
+        let server = HTTPServer(configuration: .init(port: 0), handler: hub.handler)
+        try server.start()
+        let port = server.port
+        let batch = ConnectionBatch()
+        try await offPool {
+            let connection = try RawConnection(port: port)
+            try connection.send(Self.request)
+            _ = try connection.read(until: "data: hello")
+            batch.connections = [connection]
+        }
+        await server.shutdown()
+        let text = try await offPool { try batch.connections[0].readToEnd() }
+        #expect(text.hasSuffix("\r\n0\r\n\r\n"))
+        await hub.terminated.wait(for: 1)
+    }
+}

@@ -1,0 +1,44 @@
+import Synchronization
+import TacitHTTP
+
+/// Hands out response streams that the test drives: it awaits how many were opened,
+/// yields chunks to all of them, finishes them, and awaits their terminations.
+final class StreamHub: Sendable {
+    private let continuations = Mutex<[AsyncStream<[UInt8]>.Continuation]>([])
+    let opened = AsyncCounter()
+    let terminated = AsyncCounter()
+    private let greeting: String?
+
+    /// `greeting`, when given, is the first chunk of every stream.
+    init(greeting: String? = nil) {
+        self.greeting = greeting
+    }
+
+    /// A handler answering every request with a stream from this hub.
+    var handler: HTTPHandler {
+        { [self] _ in .eventStream(makeStream()) }
+    }
+
+    func makeStream() -> AsyncStream<[UInt8]> {
+        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
+        continuation.onTermination = { [terminated] _ in terminated.increment() }
+        if let greeting { continuation.yield(Array(greeting.utf8)) }
+        continuations.withLock { $0.append(continuation) }
+        opened.increment()
+        return stream
+    }
+
+    func yieldAll(_ text: String) {
+        for continuation in continuations.withLock({ $0 }) { continuation.yield(Array(text.utf8)) }
+    }
+
+    func finishAll() {
+        for continuation in continuations.withLock({ $0 }) { continuation.finish() }
+    }
+}
+
+/// Moves non-Sendable test connections between the test and its socket thread; each
+/// connection is used by one thread at a time.
+final class ConnectionBatch: @unchecked Sendable {  // safe: handed over, never shared concurrently
+    var connections: [RawConnection] = []
+}

@@ -108,7 +108,8 @@ public final class TacitApplication: Sendable {
     /// scheduler's own task does when it wakes, callable by tests after moving a ManualClock.
     public func fireDueTimers() async {
         guard let running = state.withLock({ $0 }) else { return }
-        for id in await running.runner.timers.popDue() { await running.runner.timerFired(id) }
+        let runner = running.runner
+        await runner.timers.fireDue { id in await runner.timerFired(id) }
     }
 
     /// The port the server listens on (useful with port 0).

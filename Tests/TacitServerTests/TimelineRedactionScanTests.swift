@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TacitKit
 
 /// Runs scripted flows end to end, collects every secret that was issued (codes from
 /// the handset inbox, client tokens, full numbers), then scans everything the server
@@ -129,14 +130,29 @@ struct TimelineRedactionScanTests {
         try await end(server, evidence, id, probe)
     }
 
-    /// The default workflow starts silently. Until the virtual operator is wired into
-    /// the application the silent step fails over to SMS at once. Hook: when it lands,
-    /// run the device's check_url round trip here and add the silent code it returns
-    /// and the check_url's secret part to the evidence.
+    /// The silent path: the device follows the check_url over the cellular source
+    /// address and gets the network's code; both the URL's secret and that code must
+    /// stay out of everything but the device's own answer.
     private func silentFirst(_ server: TimelineTestServer, _ evidence: Evidence) async throws {
         let number = "+99012345620"
-        let (id, probe) = try await begin(server, evidence, number, workflow: ["silent_auth", "sms"])
-        try await check(server, id, try await latestCode(server, evidence, number))
+        let (id, token, checkURL) = try await server.startSilent(number)
+        evidence.secret(number)
+        evidence.secret(String(number.dropFirst()))
+        evidence.secret(token)
+        evidence.secret(String(checkURL.split(separator: "/").last ?? ""))
+        let probe = TimelineSSEProbe(server.baseURL, id: id)
+        let cellular = SocketCellularTransport(sourceAddress: "127.0.0.2")
+        var next = URL(string: checkURL)!
+        var answer: CellularResponse?
+        for _ in 0..<10 {
+            let response = try await cellular.send(CellularRequest(url: next))
+            guard (300..<400).contains(response.status), let location = response.header("location") else { answer = response; break }
+            next = URL(string: location, relativeTo: next)!.absoluteURL
+        }
+        let body = try #require(answer.flatMap { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] })
+        let code = try #require(body["code"] as? String)
+        evidence.secret(code)
+        try await check(server, id, code)
         try await end(server, evidence, id, probe)
     }
 }

@@ -78,6 +78,17 @@ final class TimelineTestServer: Sendable {
         return (id, token)
     }
 
+    /// Starts a silent-first verification and returns its check URL too.
+    func startSilent(_ number: String) async throws -> (id: String, token: String, checkURL: String) {
+        let reply = try await call("POST", "/v1/verifications",
+                                   json: "{\"phone_number\":\"\(number)\",\"workflow\":[{\"channel\":\"silent_auth\"},{\"channel\":\"sms\"}]}", keep: false)
+        guard reply.status == 202, let id = reply.json?["request_id"] as? String, let token = reply.json?["client_token"] as? String,
+              let checkURL = reply.json?["check_url"] as? String else {
+            throw TimelineTestError("silent create answered \(reply.status)")
+        }
+        return (id, token, checkURL)
+    }
+
     /// The codes the virtual handset received, oldest first (the inbox is not kept: it is the phone's screen).
     func codes(_ number: String) async throws -> [String] {
         let reply = try await call("GET", "/v1/dev/handsets/\(number.replacingOccurrences(of: "+", with: "%2B"))/inbox", keep: false)

@@ -27,12 +27,12 @@ struct VerificationAPITests {
         await server.stop()
     }
 
-    @Test("the default workflow falls back from silent auth when no provider can run it")
+    @Test("the default workflow starts on SMS when the operator has no silent-auth coverage")
     func defaultWorkflowFallsBack() async throws {
         let server = try await LiveServer.start()
         defer { server.remove() }
         let client = Client(base: server.baseURL)
-        let reply = try await client.post("/v1/verifications", json: ["phone_number": "+99012345672"])
+        let reply = try await client.post("/v1/verifications", json: ["phone_number": "+99012345698"])
         #expect(reply.status == 202)
         let workflow = try #require(reply["workflow"] as? [[String: String]])
         #expect(workflow.map { $0["channel"] } == ["silent_auth", "sms", "voice"])

@@ -10,6 +10,8 @@ public actor TimerScheduler {
     private let clock: any TacitClock
     private var sleeper: Task<Void, Error>?
     private var sleepingUntil: Date?
+    /// The latest firing pass; each pass waits for the one before, so passes never overlap.
+    private var firing: Task<Void, Never>?
 
     public init(clock: any TacitClock) {
         self.clock = clock
@@ -46,9 +48,21 @@ public actor TimerScheduler {
     /// is as fast as the store allows and never piles up tasks.
     public func run(fire: @escaping @Sendable (String) async -> Void) async {
         while !Task.isCancelled {
-            for id in popDue() { await fire(id) }
+            await fireDue(fire)
             await sleepUntilNext()
         }
+    }
+
+    /// Fires every timer due now, after any pass already running has finished; returns
+    /// when they have all been handled (what tests call after moving a ManualClock).
+    public func fireDue(_ fire: @escaping @Sendable (String) async -> Void) async {
+        let previous = firing
+        let pass = Task {
+            await previous?.value
+            for id in await self.popDue() { await fire(id) }
+        }
+        firing = pass
+        await pass.value
     }
 
     private func sleepUntilNext() async {

@@ -3,7 +3,8 @@ import TacitHTTP
 /// What a request needs before it reaches the router, decided from its method and
 /// path alone, so routes added later are covered without being listed here.
 enum AccessRule: Equatable {
-    /// Health, metrics, the console and the OpenAPI document.
+    /// Health, metrics, the console, the OpenAPI document, and routes that carry their
+    /// own proof: provider callbacks (signed) and the silent-auth hops (sealed tokens).
     case open
     /// A dev-only route while dev mode is off: it does not exist.
     case hidden
@@ -14,6 +15,7 @@ enum AccessRule: Equatable {
     init(method: String, path: String, dev: Bool) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard parts.first == "v1", path != "/v1/openapi.json" else { self = .open; return }
+        if parts.count > 1, Self.selfAuthenticating.contains(parts[1]) { self = .open; return }
         if parts.count > 1, parts[1] == "dev" {
             self = dev ? .api(scope: Scope.write, id: nil, device: nil) : .hidden
             return
@@ -24,6 +26,12 @@ enum AccessRule: Equatable {
         let device = tail == "events" ? Scope.deviceEvents : tail == "check" ? Scope.silentAuthSubmit : nil
         self = .api(scope: scope, id: parts[2], device: device)
     }
+}
+
+extension AccessRule {
+    /// `/v1/callbacks/…` verify the provider's signature; `/v1/silent/…` verify the
+    /// sealed, single-use check token: an API key would be meaningless on either.
+    static let selfAuthenticating: Set<String> = ["callbacks", "silent"]
 }
 
 extension HTTPRequest {

@@ -54,28 +54,37 @@ public enum Redactor {
             if digitRun >= 4 { needsMasking = true; break }
         }
         guard needsMasking else { return scrubTokens(text) }
-        var output = ""
-        var run = ""
+        // Works on UTF-8 bytes: digits and "+" are ASCII, everything else is copied as is.
+        let maskBytes = Array(mask.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count + 16)
+        var run: [UInt8] = []
         func flush() {
-            let digits = run.filter(\.isASCIIDigit)
+            let digits = run.filter { (48...57).contains($0) }
+            let plus = run.first == UInt8(ascii: "+")
             // Four digits right after the mask are the kept tail of a number that was
             // already redacted (a note quoting `+99•••••5670`): masking them again says nothing more.
-            if digits.count == 4, !run.hasPrefix("+"), output.hasSuffix(mask) { output += run }
-            else if digits.count >= 7 { output += phone(run) }
-            else if digits.count >= 4 { output += (run.hasPrefix("+") ? "+" : "") + code(digits) }
-            else { output += run }
-            run = ""
+            if digits.count == 4, !plus, output.count >= maskBytes.count, Array(output.suffix(maskBytes.count)) == maskBytes {
+                output += run
+            } else if digits.count >= 7 {
+                output += phone(String(decoding: run, as: UTF8.self)).utf8
+            } else if digits.count >= 4 {
+                output += ((plus ? "+" : "") + code(String(decoding: digits, as: UTF8.self))).utf8
+            } else {
+                output += run
+            }
+            run.removeAll(keepingCapacity: true)
         }
-        for character in text {
-            if character.isASCIIDigit || (character == "+" && run.isEmpty) {
-                run.append(character)
+        for byte in text.utf8 {
+            if (48...57).contains(byte) || (byte == UInt8(ascii: "+") && run.isEmpty) {
+                run.append(byte)
             } else {
                 flush()
-                output.append(character)
+                output.append(byte)
             }
         }
         flush()
-        return scrubTokens(output)
+        return scrubTokens(String(decoding: output, as: UTF8.self))
     }
 
     static let tokenPrefixes = ["ct_", "sa_", "tk_", "whsec_", "cu_", "sk_"]

@@ -14,7 +14,8 @@ public final class TacitApplication: Sendable {
     public struct Dependencies: Sendable {
         public var clock: any TacitClock = SystemClock()
         public var codes: CodeGenerator = .secure
-        public var ids = IDGenerator { Token.generate(prefix: "vf_", bytes: 16).replacingOccurrences(of: "-", with: "x") }
+        /// Verification ids: `vf_` and 128 random bits in URL-safe base64.
+        public var ids = IDGenerator { Token.generate(prefix: "vf_", bytes: 16) }
         /// The production sender for numbers outside the virtual range.
         public var sender: any MessageSender = NoProviderSender()
         public var silentAuth: (any SilentAuthProvider)?

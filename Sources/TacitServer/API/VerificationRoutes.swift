@@ -42,7 +42,7 @@ struct VerificationRoutes: Sendable {
             if let idempotency, let replay = try await replay(idempotency) { return replay }
             throw APIProblem.idempotencyReused
         }
-        let body = JSONText.encode(VerificationBody(outcome.verification, checkURL: outcome.checkURL, clientToken: clientToken))
+        let body = VerificationBody(outcome.verification, checkURL: outcome.checkURL, clientToken: clientToken).bytes
         if let idempotency {
             try await store.saveIdempotentResponse(key: idempotency.key, status: 202, sealedBody: secrets.fieldProtection.seal(body))
         }
@@ -51,7 +51,7 @@ struct VerificationRoutes: Sendable {
 
     func state(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let verification = try await store.verification(id: try id(request)) else { throw APIProblem.notFound }
-        return .json(bytes: JSONText.encode(VerificationBody(verification)))
+        return .json(bytes: VerificationBody(verification).bytes)
     }
 
     func check(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -88,7 +88,7 @@ struct VerificationRoutes: Sendable {
             }
         }
         guard outcome != nil, let current = try await store.verification(id: id) else { throw APIProblem.notFound }
-        return .json(bytes: JSONText.encode(VerificationBody(current)))
+        return .json(bytes: VerificationBody(current).bytes)
     }
 
     func cancel(_ request: HTTPRequest) async throws -> HTTPResponse {

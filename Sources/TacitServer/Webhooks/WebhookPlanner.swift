@@ -45,38 +45,26 @@ struct WebhookPlanner: Sendable {
 
 /// The JSON body of a webhook: `{"type", "timestamp", "data": {request_id, status, channel,
 /// workflow, client_ref}}`. No number, code or token.
-struct WebhookPayload: Encodable {
-    struct Data: Encodable {
-        var requestId: String
-        var status: String
-        var channel: String?
-        var workflow: [VerificationBody.Step]
-        var clientRef: String?
-
-        enum CodingKeys: String, CodingKey {
-            case requestId = "request_id", status, channel, workflow, clientRef = "client_ref"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(requestId, forKey: .requestId)
-            try container.encode(status, forKey: .status)
-            try container.encode(channel, forKey: .channel)
-            try container.encode(workflow, forKey: .workflow)
-            try container.encode(clientRef, forKey: .clientRef)
-        }
-    }
-    var type: String
-    var timestamp: String
-    var data: Data
+struct WebhookPayload {
+    let value: JSONValue
 
     init(event: WebhookEvent, verification v: Verification, channel: Channel?, at: Date) {
-        type = event.rawValue
-        timestamp = Timestamp.format(at)
-        data = Data(requestId: v.id, status: v.status.rawValue, channel: channel?.rawValue,
-                    workflow: v.workflow.map { VerificationBody.Step(channel: $0.channel.rawValue, status: $0.status.rawValue) },
-                    clientRef: v.clientRef)
+        value = .object([
+            "type": .string(event.rawValue),
+            "timestamp": .string(Timestamp.format(at)),
+            "data": .object([
+                "request_id": .string(v.id),
+                "status": .string(v.status.rawValue),
+                "channel": channel.map { .string($0.rawValue) } ?? .null,
+                "workflow": .array(v.workflow.map { .object(["channel": .string($0.channel.rawValue), "status": .string($0.status.rawValue)]) }),
+                "client_ref": v.clientRef.map { .string($0) } ?? .null,
+            ]),
+        ])
     }
 
-    func encoded() -> [UInt8] { JSONText.encode(self) }
+    func encoded() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.value(value)
+        return writer.bytes
+    }
 }

@@ -11,7 +11,7 @@ struct JSONRequest {
     init(body: [UInt8]) throws(APIProblem) {
         guard !body.isEmpty else { throw .malformedJSON("The request body is empty; send a JSON object.") }
         let value: JSONValue
-        do { value = try JSONDecoder().decode(JSONValue.self, from: Data(body)) } catch { throw .malformedJSON() }
+        do { value = try JSONParser.parse(body) } catch { throw .malformedJSON() }
         guard case .object(let object) = value else { throw .malformedJSON("The request body must be a JSON object.") }
         self.object = object
     }

@@ -61,7 +61,7 @@ extension VerificationRoutes {
 
     /// The body with keys sorted, so a repeat that serialises the same JSON differently is still a repeat.
     static func canonical(_ body: [UInt8]) -> [UInt8] {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(body)) else { return body }
+        guard let value = try? JSONParser.parse(body) else { return body }
         return JSONText.encode(value)
     }
 

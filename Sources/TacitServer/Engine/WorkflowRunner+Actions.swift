@@ -2,28 +2,37 @@ import Foundation
 import TacitCore
 
 extension WorkflowRunner {
-    /// Carries out actions after their transaction committed. Returns a check URL
-    /// when a silent step was issued one.
-    func perform(_ actions: [WorkflowAction], for verification: Verification, codes: [Int: String]) async -> String? {
+    /// What carrying out actions left: the latest state of the verification (so callers
+    /// need not read it again) and a check URL when a silent step was issued one.
+    struct Performed: Sendable {
+        var verification: Verification
         var checkURL: String?
+    }
+
+    /// Carries out actions after their transaction committed.
+    func perform(_ actions: [WorkflowAction], for verification: Verification, codes: [Int: String]) async -> Performed {
+        var performed = Performed(verification: verification)
         for action in actions {
             switch action {
             case .scheduleTimer(let at): await timers.schedule(verification.id, at: at)
             case .cancelTimer: await timers.cancel(verification.id)
             case .startChannel(let step, let channel):
-                let url = channel == .silentAuth
+                let outcome = channel == .silentAuth
                     ? await startSilent(verification, step: step)
                     : await sendCode(verification, step: step, channel: channel, code: codes[step])
-                checkURL = checkURL ?? url
+                if let outcome {
+                    performed.verification = outcome.verification
+                    performed.checkURL = performed.checkURL ?? outcome.checkURL
+                }
             case .notifyWebhook(let event): metrics.webhook(event)
             case .emit: break
             }
         }
-        return checkURL
+        return performed
     }
 
     /// Hands the message with the code issued in the committed transaction to the sender.
-    private func sendCode(_ verification: Verification, step: Int, channel: Channel, code: String?) async -> String? {
+    private func sendCode(_ verification: Verification, step: Int, channel: Channel, code: String?) async -> Outcome<Void>? {
         guard let code else { return nil }
         let message = OutboundMessage(channel: channel, to: verification.phoneNumber,
                                       body: MessageText.body(channel: channel, brand: verification.brand, code: code),
@@ -35,20 +44,21 @@ extension WorkflowRunner {
         case .accepted: input = .codeDelivery(step: step, delivered: true, reason: nil)
         case .refused(let reason): input = .codeDelivery(step: step, delivered: false, reason: reason)
         }
-        _ = try? await transition(verification.id) { try $0.handle(input) }
-        return nil
+        return try? await transition(verification.id) { try $0.handle(input) }
     }
 
-    private func startSilent(_ verification: Verification, step: Int) async -> String? {
+    private func startSilent(_ verification: Verification, step: Int) async -> Outcome<Void>? {
         let request = SilentCheckRequest(verificationId: verification.id, step: step, phoneNumber: verification.phoneNumber,
                                          expiresAt: verification.deadline ?? clock.now())
         switch await silent.begin(request) {
         case .issued(let url, let events):
-            if !events.isEmpty { _ = try? await transition(verification.id, events: events) { _ in } }
-            return url
+            var outcome = events.isEmpty
+                ? Outcome(result: (), verification: verification, checkURL: nil)
+                : try? await transition(verification.id, events: events) { _ in }
+            outcome?.checkURL = url
+            return outcome
         case .failed(let failure, let events):
-            _ = try? await transition(verification.id, events: events) { try $0.handle(.silentFailed(step: step, failure: failure)) }
-            return nil
+            return try? await transition(verification.id, events: events) { try $0.handle(.silentFailed(step: step, failure: failure)) }
         }
     }
 }

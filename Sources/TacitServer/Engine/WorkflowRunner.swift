@@ -65,9 +65,8 @@ public final class WorkflowRunner: Sendable {
         hub.publish(written)
         if !outbox.isEmpty { outboxWritten() }
         metrics.started()
-        let url = await perform(machine.actions, for: machine.verification, codes: codes)
-        let current = try await store.verification(id: draft.id) ?? machine.verification
-        return Outcome(result: (), verification: current, checkURL: url)
+        let performed = await perform(machine.actions, for: machine.verification, codes: codes)
+        return Outcome(result: (), verification: performed.verification, checkURL: performed.checkURL)
     }
 
     /// Applies `body` to the verification's machine in one transaction, then carries out the actions.
@@ -99,8 +98,8 @@ public final class WorkflowRunner: Sendable {
         guard let update else { return nil }
         hub.publish(update.events)
         if update.result.wroteOutbox { outboxWritten() }
-        let url = await perform(update.result.actions, for: update.verification, codes: update.result.codes)
-        return Outcome(result: update.result.result, verification: update.verification, checkURL: url)
+        let performed = await perform(update.result.actions, for: update.verification, codes: update.result.codes)
+        return Outcome(result: update.result.result, verification: performed.verification, checkURL: performed.checkURL)
     }
 
     /// Checks a code: hash comparison, attempt counting and consumption in one transaction,

@@ -44,9 +44,9 @@ struct FailedCheckGuard: Sendable {
     /// (a check on an already failed verification has the same slug but another title).
     static func isWrongCode(_ response: HTTPResponse) -> Bool {
         guard case .bytes(let body) = response.body,
-              let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return false }
-        let type = object["type"] as? String
+              case .object(let object)? = try? JSONParser.parse(body) else { return false }
+        let type = object["type"]?.stringValue
         return (response.status == 400 && type == "invalid-code")
-            || (response.status == 410 && type == "too-many-attempts" && object["title"] as? String == "Too many attempts")
+            || (response.status == 410 && type == "too-many-attempts" && object["title"]?.stringValue == "Too many attempts")
     }
 }

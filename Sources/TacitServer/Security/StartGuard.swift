@@ -74,8 +74,7 @@ struct StartGuard: Sendable {
     }
 
     static func number(in body: [UInt8], dev: Bool) -> PhoneNumber? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any],
-              let text = object["phone_number"] as? String else { return nil }
-        return try? PhoneNumberParser().parse(text, defaultRegion: object["country"] as? String, allowVirtualRange: dev)
+        guard case .object(let object)? = try? JSONParser.parse(body), case .string(let text)? = object["phone_number"] else { return nil }
+        return try? PhoneNumberParser().parse(text, defaultRegion: object["country"]?.stringValue, allowVirtualRange: dev)
     }
 }

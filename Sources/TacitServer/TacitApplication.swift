@@ -14,8 +14,8 @@ public final class TacitApplication: Sendable {
     public struct Dependencies: Sendable {
         public var clock: any TacitClock = SystemClock()
         public var codes: CodeGenerator = .secure
-        /// Verification ids: `vf_` and 128 random bits in URL-safe base64.
-        public var ids = IDGenerator { Token.generate(prefix: "vf_", bytes: 16) }
+        /// Verification ids: `vf_`, then 48 bits of milliseconds and 80 random bits in URL-safe base64.
+        public var ids = IDGenerator.timeOrdered(prefix: "vf_")
         /// The production sender for numbers outside the virtual range.
         public var sender: any MessageSender = NoProviderSender()
         public var silentAuth: (any SilentAuthProvider)?

@@ -10,6 +10,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import Server, metric, report, wrk  # noqa: E402
@@ -36,7 +37,7 @@ def prepare_checks(server, count, path):
     """Creates `count` sms verifications and writes "id code" lines read from the inbox."""
     def worker(slot, lines):
         numbers = [f"+9907{slot}{n:07d}" for n in range(count // 2)]
-        created = keepalive_calls(server.hostport, [("POST", "/v1/verifications", {"phone_number": n, "workflow": [{"channel": "sms"}]}) for n in numbers])
+        created = keepalive_calls(server.hostport, [("POST", "/v1/verifications", {"phone_number": n, "workflow": [{"channel": "sms"}], "channel_timeout": 900}) for n in numbers])
         inboxes = keepalive_calls(server.hostport, [("GET", "/v1/dev/handsets/%2B" + n[1:] + "/inbox", None) for n in numbers])
         for (status, body), (_, inbox) in zip(created, inboxes):
             if status == 202:
@@ -51,6 +52,13 @@ def prepare_checks(server, count, path):
     return len(lines_a) + len(lines_b)
 
 
+def checks_completed(server):
+    text = urllib.request.urlopen(server.url + "/metrics", timeout=10).read().decode()
+    pattern = r'tacit_http_requests_total\{method="POST",route="/v1/verifications/:id/check",status="200"\} (\d+)'
+    found = re.search(pattern, text)
+    return int(found.group(1)) if found else 0
+
+
 def throughput(rows):
     server = Server().start()
     try:
@@ -63,9 +71,11 @@ def throughput(rows):
         paced = wrk(server.url, seconds=SECONDS, connections=connections, script="create_sms.lua",
                     env={"TACIT_NUMBER_BASE": "50000000", "TACIT_DELAY_MS": str(delay)})
         checks_file = os.path.join(server.dir, "checks.txt")
-        prepared = prepare_checks(server, int(max(2000, health["rps"] * 0.6 * SECONDS)), checks_file)
+        prepared = prepare_checks(server, int(min(40000, max(2000, health["rps"] * 0.5 * SECONDS))), checks_file)
+        completed_before = checks_completed(server)
         check = wrk(server.url, seconds=SECONDS, script="check.lua", env={"TACIT_CHECKS": checks_file, "TACIT_THREADS": "2"})
-        ok_checks = prepared if check["rps"] * SECONDS >= prepared else None
+        # Only right codes on pending verifications count: repeats (409) are not checks that did work.
+        check["rps"] = (checks_completed(server) - completed_before) / SECONDS
     finally:
         server.stop()
     base = health["rps"]
@@ -75,8 +85,8 @@ def throughput(rows):
         ("create p99 at half rate", f"{paced['rps']:,.0f} req/s, p99 {paced.get('p99', 0):.1f} ms", "<= 25 ms", paced.get("p99", 1e9) <= 25),
         ("check rate / healthz", f"{check['rps']:,.0f} req/s = {check['rps'] / base:.0%}", ">= 40%", check["rps"] / base >= 0.40),
     ]
-    if check["non2xx"] and ok_checks is None:
-        print(f"  note: {check['non2xx']} check responses were not 2xx (the prepared set of {prepared} ran out and repeats are 409)")
+    if check["rps"] * SECONDS >= prepared * 0.98:
+        print(f"  note: all {prepared} prepared verifications were checked before the run ended; the check rate is a lower bound")
 
 
 def pending_and_restart(rows):
@@ -85,12 +95,12 @@ def pending_and_restart(rows):
         batch = 0
         started = time.monotonic()
         while (metric(server.url, "tacit_verifications_pending") or 0) < PENDING and time.monotonic() - started < 240:
-            wrk(server.url, seconds=5, script="create_sms_slow.lua", env={"TACIT_NUMBER_BASE": str(batch * 10_000_000)})
+            wrk(server.url, seconds=5, script="create_sms.lua", env={"TACIT_NUMBER_BASE": str(batch * 10_000_000), "TACIT_TIMEOUT": "900"})
             batch += 1
         pending = metric(server.url, "tacit_verifications_pending")
         rss = server.rss_mb()
         # A last batch with the shortest timeout, to be overdue when the server comes back.
-        overdue = wrk(server.url, seconds=2, connections=8, script="create_sms_short.lua", env={"TACIT_NUMBER_BASE": "900000000"})
+        overdue = wrk(server.url, seconds=2, connections=8, script="create_sms.lua", env={"TACIT_NUMBER_BASE": "900000000", "TACIT_TIMEOUT": "15"})
         total = metric(server.url, "tacit_verifications_pending")
         server.kill9()
         time.sleep(16)

@@ -16,6 +16,9 @@ final class EventFeed: Sendable {
         var cursor: Int
         var catchingUp = true
         var pending: [TimelineEvent] = []
+        /// How many of `pending` were received before the latest store read began: the
+        /// store already held their predecessors, so a gap before one of them can't be filled.
+        var covered = 0
         var ended = false
         var task: Task<Void, Never>?
     }
@@ -110,7 +113,10 @@ final class EventFeed: Sendable {
         var first = first
         do {
             while !Task.isCancelled {
-                let cursor = state.withLock { $0.cursor }
+                let cursor = state.withLock { state in
+                    state.covered = state.pending.count
+                    return state.cursor
+                }
                 let page = try await store.events(id: id, after: cursor, limit: 500)
                 // Only this task moves the cursor while catching up, and the store has no
                 // gaps, so the page is written as it is.
@@ -127,10 +133,14 @@ final class EventFeed: Sendable {
                 if first, try await finished(cursor: state.withLock { $0.cursor }) { return writer.finish() }
                 first = false
                 let drained = state.withLock { state -> Next in
+                    // Covered events are written if next in line; any that still leave a
+                    // gap are dropped, so a catch-up never loops on the same events.
                     let pending = state.pending.sorted { $0.seq < $1.seq }
+                    let coveredSeqs = Set(state.pending.prefix(state.covered).map(\.seq))
                     state.pending = []
                     state.catchingUp = false
-                    return deliver(pending, &state)
+                    let next = pending.filter { !coveredSeqs.contains($0.seq) || $0.seq <= state.cursor + 1 }
+                    return deliver(next, &state)
                 }
                 if drained != .catchUp { return act(drained) }
             }

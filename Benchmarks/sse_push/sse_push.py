@@ -8,7 +8,7 @@ moment `recv` returned the bytes that completed the event's line: one epoll loop
 reads and timestamps, and all parsing waits until the run is over, so handling one
 subscriber's bytes never delays another's timestamp. Server and client share the clock.
 
-Usage: sse_push.py URL SUBSCRIBERS EVENTS [--json]"""
+Usage: sse_push.py URL SUBSCRIBERS EVENTS"""
 import json, multiprocessing, selectors, socket, struct, sys, time, urllib.request
 from datetime import datetime
 

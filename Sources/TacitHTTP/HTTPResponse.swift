@@ -15,6 +15,10 @@ public struct HTTPResponse: Sendable {
         /// holds no thread and is not polled, so a departed client is noticed on the next
         /// write: long-lived streams should send a heartbeat (an SSE comment) every ~15 s.
         case stream(AsyncStream<[UInt8]>)
+        /// A body its producer writes to directly (`StreamWriter`), sent with chunked
+        /// transfer encoding until the writer finishes. No task sits between producer and
+        /// connection, which matters when one event fans out to many streams.
+        case writer(StreamWriter)
     }
 
     /// The HTTP status code.
@@ -71,7 +75,15 @@ public struct HTTPResponse: Sendable {
 
     /// A Server-Sent Events response over `stream`, with the headers SSE clients expect.
     public static func eventStream(_ stream: AsyncStream<[UInt8]>, headers: [(String, String)] = []) -> HTTPResponse {
-        let base = [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no")]
-        return HTTPResponse(status: 200, headers: base + headers, body: .stream(stream))
+        HTTPResponse(status: 200, headers: eventStreamHeaders + headers, body: .stream(stream))
     }
+
+    /// A Server-Sent Events response written through `writer`.
+    public static func eventStream(_ writer: StreamWriter, headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: eventStreamHeaders + headers, body: .writer(writer))
+    }
+
+    private static let eventStreamHeaders = [
+        ("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"), ("X-Accel-Buffering", "no"),
+    ]
 }

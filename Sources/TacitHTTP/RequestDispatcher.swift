@@ -50,7 +50,7 @@ enum RequestDispatcher {
             let response = await handler(request)
             if context.countsTowardLimit { core.handlerFinished() }
             // Losing to shutdown drops the response; a dropped stream ends its producer.
-            context.settle(with: response)
+            if !context.settle(with: response), case .writer(let writer) = response.body { writer.close() }
         }
     }
 }

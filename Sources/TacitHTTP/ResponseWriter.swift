@@ -22,12 +22,17 @@ enum ResponseWriter {
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), .RESPMEM_MUST_COPY)
             }
         case .stream(let stream):
-            let pump = StreamPump(connection: context.connection, core: context.core)
-            pump.start(stream)
-            context.attach(pump)
-            return MHD_create_response_from_callback(
-                UInt64.max /* MHD_SIZE_UNKNOWN */, 16 * 1024, tacitStreamReader,
-                Unmanaged.passRetained(pump).toOpaque(), tacitStreamFree)
+            return makeStreamHandle(StreamPump.draining(stream), context: context)
+        case .writer(let writer):
+            return makeStreamHandle(writer, context: context)
         }
+    }
+
+    private static func makeStreamHandle(_ writer: StreamWriter, context: ConnectionContext) -> OpaquePointer? {
+        let pump = StreamPump(writer: writer, connection: context.connection, core: context.core)
+        context.attach(pump)
+        return MHD_create_response_from_callback(
+            UInt64.max /* MHD_SIZE_UNKNOWN */, 16 * 1024, tacitStreamReader,
+            Unmanaged.passRetained(pump).toOpaque(), tacitStreamFree)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TacitCrypto
 
@@ -38,5 +39,24 @@ struct EncodingTests {
     @Test("malformed base64url decodes to nil", arguments: ["+//+", "Z", "Zm9v!"])
     func base64urlMalformed(text: String) {
         #expect(Base64.urlDecode(text) == nil)
+    }
+
+    @Test("base64 agrees with Foundation's encoder for every length up to 40 bytes")
+    func base64MatchesFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...40 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let reference = Data(bytes).base64EncodedString()
+            #expect(Base64.encode(bytes) == reference)
+            #expect(Base64.decode(reference) == bytes)
+            let url = Base64.urlEncode(bytes)
+            #expect(!url.contains("=") && !url.contains("+") && !url.contains("/"))
+            #expect(Base64.urlDecode(url) == bytes)
+        }
+    }
+
+    @Test("malformed standard base64 decodes to nil", arguments: ["Zg", "Zg=", "Zm9v!A==", "-__-", "Z===", "Zh=="])
+    func base64Malformed(text: String) {
+        #expect(Base64.decode(text) == nil)
     }
 }

@@ -23,28 +23,54 @@ struct CheckToken: Sendable, Equatable {
         self.nonce = nonce
     }
 
-    private struct Payload: Codable {
-        var v: String
-        var s: Int
-        var e: Double
-        var o: String
-        var n: String
-    }
+    /// The sealed layout, read and written by hand (JSON coding cost more than the
+    /// AES-GCM around it): version, step, expiry in milliseconds, the 16 random bytes,
+    /// then the verification id and the operator URL, each after its 2-byte length.
+    private static let version: UInt8 = 1
 
     func seal(key: [UInt8]) -> String {
-        let payload = Payload(v: verificationId, s: step, e: expiresAt.timeIntervalSince1970, o: operatorURL, n: Base64.urlEncode(nonce))
-        let bytes = (try? Array(JSONEncoder().encode(payload))) ?? []
+        var bytes: [UInt8] = [Self.version]
+        bytes.reserveCapacity(64 + verificationId.utf8.count + operatorURL.utf8.count)
+        Self.append(UInt64(UInt32(clamping: step)), width: 4, to: &bytes)
+        Self.append(UInt64(bitPattern: Int64((expiresAt.timeIntervalSince1970 * 1000).rounded())), width: 8, to: &bytes)
+        bytes += nonce
+        for text in [verificationId, operatorURL] {
+            Self.append(UInt64(text.utf8.count), width: 2, to: &bytes)
+            bytes += text.utf8
+        }
         return Self.prefix + Base64.urlEncode(AESGCM(key: key).seal(bytes))
     }
 
     /// nil when the token was not sealed by this server (forged, truncated, or another key).
     init?(sealed token: String, key: [UInt8]) {
-        guard token.hasPrefix(Self.prefix), token.count < 4096, let sealed = Base64.urlDecode(String(token.dropFirst(Self.prefix.count))),
-              let bytes = try? AESGCM(key: key).open(sealed),
-              let payload = try? JSONDecoder().decode(Payload.self, from: Data(bytes)),
-              let nonce = Base64.urlDecode(payload.n), nonce.count == 16 else { return nil }
-        self.init(verificationId: payload.v, step: payload.s, expiresAt: Date(timeIntervalSince1970: payload.e),
-                  operatorURL: payload.o, nonce: nonce)
+        guard token.hasPrefix(Self.prefix), token.utf8.count < 4096,
+              let sealed = Base64.urlDecode(String(token.dropFirst(Self.prefix.count))),
+              let bytes = try? AESGCM(key: key).open(sealed) else { return nil }
+        var reader = bytes[...]
+        guard reader.popFirst() == Self.version, let step = Self.read(&reader, width: 4),
+              let millis = Self.read(&reader, width: 8), reader.count >= 16 else { return nil }
+        let nonce = Array(reader.prefix(16))
+        reader = reader.dropFirst(16)
+        guard let id = Self.readText(&reader), let url = Self.readText(&reader), reader.isEmpty else { return nil }
+        self.init(verificationId: id, step: Int(step),
+                  expiresAt: Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000),
+                  operatorURL: url, nonce: nonce)
+    }
+
+    private static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        for index in (0..<width).reversed() { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(index)))) }
+    }
+
+    private static func read(_ reader: inout ArraySlice<UInt8>, width: Int) -> UInt64? {
+        guard reader.count >= width else { return nil }
+        defer { reader = reader.dropFirst(width) }
+        return reader.prefix(width).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    private static func readText(_ reader: inout ArraySlice<UInt8>) -> String? {
+        guard let length = read(&reader, width: 2), reader.count >= Int(length) else { return nil }
+        defer { reader = reader.dropFirst(Int(length)) }
+        return String(validating: reader.prefix(Int(length)), as: UTF8.self)
     }
 
     /// The operator session this check leads to.

@@ -60,14 +60,16 @@ struct VerificationRoutes: Sendable {
         var json = try JSONRequest(body: request.body)
         let code = json.string("code", required: true)
         try json.finish()
-        guard let verification = try await store.verification(id: id) else { throw APIProblem.notFound }
-        guard verification.status == .pending else { throw APIProblem.notPending(verification.status) }
-        try validate(code: code ?? "", for: verification)
-        let event = EventDraft("api:check", channel: verification.activeChannel,
+        let submitted = code ?? ""
+        // Validated inside the check's transaction, against the state it changes: no read before it.
+        let result = try await runner.check(id, code: submitted) { verification in
+            try validate(code: submitted, for: verification)
+            return [EventDraft("api:check", channel: verification.activeChannel,
                                note: "A code was submitted for checking (POST /v1/verifications/{id}/check).",
-                               data: ["code": .code(code ?? "")])
-        guard let outcome = try await runner.check(id, code: code ?? "", events: [event]) else { throw APIProblem.notFound }
-        switch outcome.result {
+                               data: ["code": .code(submitted)])]
+        }
+        guard let result else { throw APIProblem.notFound }
+        switch result {
         case .completed: return .json(bytes: JSONText.encode(["request_id": id, "status": "completed"]))
         case .wrongCode(let remaining): throw APIProblem.invalidCode(remaining: remaining)
         case .tooManyAttempts: throw APIProblem.tooManyAttempts

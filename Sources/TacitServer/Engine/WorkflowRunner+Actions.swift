@@ -16,11 +16,11 @@ extension WorkflowRunner {
             switch action {
             case .scheduleTimer(let at): await timers.schedule(verification.id, at: at)
             case .cancelTimer: await timers.cancel(verification.id)
+            case .startChannel(_, .silentAuth):
+                // Silent auth can only be the first step, and `create` starts it before the insert.
+                break
             case .startChannel(let step, let channel):
-                let outcome = channel == .silentAuth
-                    ? await startSilent(verification, step: step)
-                    : await sendCode(verification, step: step, channel: channel, code: codes[step])
-                if let outcome {
+                if let outcome = await sendCode(verification, step: step, channel: channel, code: codes[step]) {
                     performed.verification = outcome.verification
                     performed.checkURL = performed.checkURL ?? outcome.checkURL
                 }
@@ -45,20 +45,5 @@ extension WorkflowRunner {
         case .refused(let reason): input = .codeDelivery(step: step, delivered: false, reason: reason)
         }
         return try? await transition(verification.id) { try $0.handle(input) }
-    }
-
-    private func startSilent(_ verification: Verification, step: Int) async -> Outcome<Void>? {
-        let request = SilentCheckRequest(verificationId: verification.id, step: step, phoneNumber: verification.phoneNumber,
-                                         expiresAt: verification.deadline ?? clock.now())
-        switch await silent.begin(request) {
-        case .issued(let url, let events):
-            var outcome = events.isEmpty
-                ? Outcome(result: (), verification: verification, checkURL: nil)
-                : try? await transition(verification.id, events: events) { _ in }
-            outcome?.checkURL = url
-            return outcome
-        case .failed(let failure, let events):
-            return try? await transition(verification.id, events: events) { try $0.handle(.silentFailed(step: step, failure: failure)) }
-        }
     }
 }

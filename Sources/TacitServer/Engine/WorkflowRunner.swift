@@ -58,15 +58,38 @@ public final class WorkflowRunner: Sendable {
         let now = clock.now()
         var machine = WorkflowMachine(draft, now: now)
         _ = try? machine.handle(.start(simSwapped: swapped))
+        var drafts = events + machine.actions.compactMap(\.emitted)
+        let silent = await beginSilentFirst(&machine, drafts: &drafts)
         let codes = issueCodes(&machine)
         let outbox = webhooks.outbox(for: machine.actions, verification: machine.verification, at: now)
-        let written = try await store.insert(machine.verification, events: events + machine.actions.compactMap(\.emitted),
-                                             outbox: outbox, at: now, idempotency: idempotency)
+        let written = try await store.insert(machine.verification, events: drafts, outbox: outbox, at: now, idempotency: idempotency)
         hub.publish(written)
         if !outbox.isEmpty { outboxWritten() }
         metrics.started()
-        let performed = await perform(machine.actions, for: machine.verification, codes: codes)
-        return Outcome(result: (), verification: performed.verification, checkURL: performed.checkURL)
+        let actions = machine.actions.filter { $0 != silent.started }
+        let performed = await perform(actions, for: machine.verification, codes: codes)
+        return Outcome(result: (), verification: performed.verification, checkURL: performed.checkURL ?? silent.checkURL)
+    }
+
+    /// A workflow that starts silently asks the provider before the verification is
+    /// written, so its answer (a check URL, or a failure that moves on to the next
+    /// step) commits with the verification in one transaction. Returns the action it
+    /// has carried out, so it is not carried out again.
+    private func beginSilentFirst(_ machine: inout WorkflowMachine, drafts: inout [EventDraft]) async -> (started: WorkflowAction?, checkURL: String?) {
+        guard let action = machine.actions.first(where: { $0 == .startChannel(step: 0, channel: .silentAuth) }) else { return (nil, nil) }
+        let v = machine.verification
+        let request = SilentCheckRequest(verificationId: v.id, step: 0, phoneNumber: v.phoneNumber, expiresAt: v.deadline ?? clock.now())
+        switch await silent.begin(request) {
+        case .issued(let url, let events):
+            drafts += events
+            return (action, url)
+        case .failed(let failure, let events):
+            drafts += events
+            let before = machine.actions.count
+            _ = try? machine.handle(.silentFailed(step: 0, failure: failure))
+            drafts += machine.actions[before...].compactMap(\.emitted)
+            return (action, nil)
+        }
     }
 
     /// Applies `body` to the verification's machine in one transaction, then carries out the actions.
@@ -104,22 +127,27 @@ public final class WorkflowRunner: Sendable {
 
     /// Checks a code: hash comparison, attempt counting and consumption in one transaction,
     /// so of many parallel checks with the right code exactly one succeeds.
-    func check(_ id: String, code: String, events: [EventDraft]) async throws -> Outcome<CheckResult>? {
+    /// `prepare` runs inside the transaction on the current state: it may refuse the
+    /// check (a malformed code, which then changes nothing and counts as no attempt)
+    /// and gives the events to record before the machine's. nil when the id is unknown.
+    func check(
+        _ id: String, code: String, prepare: @escaping @Sendable (Verification) throws -> [EventDraft]
+    ) async throws -> CheckResult? {
         let secrets = self.secrets
         do {
-            return try await transition(id, events: events) { machine in
+            return try await recordingTransition(id) { machine in
                 let v = machine.verification
                 // Throwing rolls the transaction back, so a late check leaves no event after the summary.
                 guard v.status == .pending else { throw WorkflowRefusal.notPending(v.status) }
+                let events = try prepare(v)
                 var matches = false
                 if let stored = v.codeHash, let step = v.codeStep {
                     matches = ConstantTime.equals(secrets.codeHash(code, verificationId: v.id, step: step), stored)
                 }
-                return machine.check(matches: matches)
-            }
+                return (machine.check(matches: matches), events)
+            }?.result
         } catch WorkflowRefusal.notPending(let status) {
-            guard let current = try await store.verification(id: id) else { return nil }
-            return Outcome(result: .notPending(status), verification: current, checkURL: nil)
+            return .notPending(status)
         }
     }
 

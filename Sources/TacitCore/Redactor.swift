@@ -89,11 +89,21 @@ public enum Redactor {
 
     static let tokenPrefixes = ["ct_", "sa_", "tk_", "whsec_", "cu_", "sk_"]
 
+    /// Substring search over UTF-8 bytes (Foundation's `contains` is slow on Linux).
+    private static func containsBytes(_ text: String, _ needle: String) -> Bool {
+        let haystack = Array(text.utf8), pattern = Array(needle.utf8)
+        guard pattern.count <= haystack.count else { return false }
+        for start in 0...(haystack.count - pattern.count) where haystack[start] == pattern[0] {
+            if haystack[start..<start + pattern.count].elementsEqual(pattern) { return true }
+        }
+        return false
+    }
+
     private static func scrubTokens(_ text: String) -> String {
         // Every token prefix has an underscore: most text has none and costs one pass.
-        guard text.utf8.contains(UInt8(ascii: "_")), tokenPrefixes.contains(where: text.contains) else { return text }
+        guard text.utf8.contains(UInt8(ascii: "_")), tokenPrefixes.contains(where: { containsBytes(text, $0) }) else { return text }
         return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
-            tokenPrefixes.contains(where: { word.contains($0) }) && word.count >= 12 ? "[redacted]" : String(word)
+            tokenPrefixes.contains(where: { containsBytes(String(word), $0) }) && word.count >= 12 ? "[redacted]" : String(word)
         }.joined(separator: " ")
     }
 }

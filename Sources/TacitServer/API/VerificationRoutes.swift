@@ -70,7 +70,7 @@ struct VerificationRoutes: Sendable {
         }
         guard let result else { throw APIProblem.notFound }
         switch result {
-        case .completed: return .json(bytes: JSONText.encode(["request_id": id, "status": "completed"]))
+        case .completed: return .json(bytes: JSONText.object(["request_id": .string(id), "status": .string("completed")]))
         case .wrongCode(let remaining): throw APIProblem.invalidCode(remaining: remaining)
         case .tooManyAttempts: throw APIProblem.tooManyAttempts
         case .notPending(let status): throw APIProblem.notPending(status)

@@ -90,7 +90,7 @@ struct SilentFlow: Sendable {
         case .inactive?: throw APIProblem.checkURLInactive
         case .replayed?: throw APIProblem.checkURLUsed
         case .opened?:
-            return .json(bytes: JSONText.encode(["request_id": check.verificationId, "code": code]), headers: [("Cache-Control", "no-store")])
+            return .json(bytes: JSONText.object(["request_id": .string(check.verificationId), "code": .string(code)]), headers: [("Cache-Control", "no-store")])
         }
     }
 

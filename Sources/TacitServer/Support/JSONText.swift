@@ -15,6 +15,23 @@ enum JSONText {
         return encoder
     }()
 
+    /// A flat object of strings and numbers, written by hand (on hot answers such as a check's).
+    static func object(_ members: [String: JSONValue]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.value(.object(members))
+        return writer.bytes
+    }
+
+    /// `{"events":[…]}` from events' own hand-written JSON.
+    static func events(_ events: [TimelineEvent]) -> [UInt8] {
+        var bytes = Array(#"{"events":["#.utf8)
+        for (index, event) in events.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes += event.jsonBytes
+        }
+        return bytes + Array("]}".utf8)
+    }
+
     static func encode<T: Encodable>(_ value: T) -> [UInt8] {
         (try? Array(encoder.encode(value))) ?? Array("null".utf8)
     }

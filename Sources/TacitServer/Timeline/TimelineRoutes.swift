@@ -32,7 +32,7 @@ struct TimelineRoutes: Sendable {
             return .eventStream(streamer.stream(id, after: after))
         }
         let events = try await store.events(id: id, after: after, limit: Self.readLimit)
-        return .json(bytes: JSONText.encode(["events": events]), headers: [("Cache-Control", "no-store")])
+        return .json(bytes: JSONText.events(events), headers: [("Cache-Control", "no-store")])
     }
 
     /// `GET …/timeline`: the export, with the summary and per-stage durations.
@@ -61,6 +61,6 @@ struct TimelineRoutes: Sendable {
             }
         }
         guard let outcome else { throw APIProblem.notFound }
-        return .json(status: 201, bytes: JSONText.encode(["seq": outcome.verification.lastSeq]))
+        return .json(status: 201, bytes: JSONText.object(["seq": .number(Double(outcome.verification.lastSeq))]))
     }
 }

@@ -44,10 +44,9 @@ public final class SQLiteConnection {
         }
         try executeScript("PRAGMA synchronous = \(options.synchronous.rawValue)")
         try executeScript("PRAGMA foreign_keys = ON")
-        // Reads of the main file through mmap instead of a read per page; a larger page
-        // cache for the hot pages; checkpoints (each ends in an fsync) every 32 MB of WAL
-        // rather than every 4 MB, so a page rewritten many times reaches the file once.
-        try executeScript("PRAGMA mmap_size = 268435456; PRAGMA cache_size = -32768; PRAGMA wal_autocheckpoint = 8192")
+        // Reads of the main file through mmap instead of a read per page, and a larger
+        // page cache for the hot pages. (`SQLiteDatabase` checkpoints off the writer's thread.)
+        try executeScript("PRAGMA mmap_size = 268435456; PRAGMA cache_size = -32768")
     }
 
     /// Finalizes cached statements and closes the connection; later calls throw.

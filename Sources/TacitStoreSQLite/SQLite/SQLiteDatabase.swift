@@ -27,6 +27,14 @@ public final class SQLiteDatabase: @unchecked Sendable {
     private let writerQueue = DispatchQueue(label: "tacit.sqlite.writer")
     private let readerQueue = DispatchQueue(label: "tacit.sqlite.reader")
     private let pending = Mutex(PendingWrites())
+    /// Checkpoints run on their own connection and queue: a checkpoint copies WAL pages
+    /// into the file and ends in an fsync, which on the writer's thread would stall
+    /// every write queued behind it. PASSIVE checkpoints never block the writer.
+    private let checkpointer: SQLiteConnection
+    private let checkpointQueue = DispatchQueue(label: "tacit.sqlite.checkpoint")
+    private let checkpointState = Mutex((batchesSince: 0, running: false))
+    /// Batches committed between checkpoints.
+    static let checkpointEvery = 256
     /// The most writes one group commit takes.
     static let maxBatch = 64
 
@@ -43,7 +51,26 @@ public final class SQLiteDatabase: @unchecked Sendable {
         readOptions.readOnly = true
         // The writer opens first: it switches the file to WAL for the reader.
         writer = try SQLiteConnection(path: path, options: options)
+        try writer.executeScript("PRAGMA wal_autocheckpoint = 0")
         reader = try SQLiteConnection(path: path, options: readOptions)
+        checkpointer = try SQLiteConnection(path: path, options: options)
+    }
+
+    /// Counts a committed batch and, every `checkpointEvery`, starts a passive
+    /// checkpoint unless one is still running.
+    private func committedBatch() {
+        let start = checkpointState.withLock { state -> Bool in
+            state.batchesSince += 1
+            guard state.batchesSince >= Self.checkpointEvery, !state.running else { return false }
+            state = (0, true)
+            return true
+        }
+        guard start else { return }
+        checkpointQueue.async {
+            // A failed checkpoint is retried with the next one; the WAL stays correct meanwhile.
+            try? self.checkpointer.executeScript("PRAGMA wal_checkpoint(PASSIVE)")
+            self.checkpointState.withLock { $0.running = false }
+        }
     }
 
     /// Runs `body` on the writer connection, after every earlier write.
@@ -74,6 +101,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
             }
             if batch.isEmpty { return }
             commit(batch)
+            committedBatch()
         }
     }
 
@@ -119,7 +147,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
                 self.writer.close()
                 self.readerQueue.async {
                     self.reader.close()
-                    done.resume()
+                    self.checkpointQueue.async {
+                        self.checkpointer.close()
+                        done.resume()
+                    }
                 }
             }
         }

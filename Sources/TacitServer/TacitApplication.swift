@@ -38,6 +38,7 @@ public final class TacitApplication: Sendable {
     struct Running: Sendable {
         var server: HTTPServer
         var scheduler: Task<Void, Never>
+        var rearmed: Task<Void, Never>
         var runner: WorkflowRunner
         var webhooks: WebhookDispatcher
         var webhookTask: Task<Void, Never>
@@ -76,7 +77,6 @@ public final class TacitApplication: Sendable {
             store: store, clock: clock, settings: configuration.webhooks, transport: dependencies.webhookTransport,
             random: dependencies.random, wakeup: doorbell,
             timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { _ in } })
-        for deadline in try await store.deadlines(limit: .max) { await timers.schedule(deadline.id, at: deadline.at) }
 
         var router = RouteTable(metrics: metrics)
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
@@ -96,11 +96,18 @@ public final class TacitApplication: Sendable {
         silentKeys.baseURL = configuration.baseURL(port: server.port)
         network?.baseURL = configuration.baseURL(port: server.port)
         // The scheduler is the one long-running task the application owns; shutdown cancels it.
-        let scheduler = Task { await timers.run { id in await runner.timerFired(id) } }
+        // Pending timers are re-armed from the store after the server is up, so readiness
+        // doesn't wait on them: overdue ones fire as soon as they are loaded.
+        let store = self.store
+        let rearmed = Task { await timers.schedule((try? await store.deadlines(limit: .max)) ?? []) }
+        let scheduler = Task {
+            await rearmed.value
+            await timers.run { id in await runner.timerFired(id) }
+        }
         // The webhook worker is the other one; it picks up rows left by a previous run.
         let webhookTask = Task { await webhooks.run() }
         state.withLock {
-            $0 = Running(server: server, scheduler: scheduler, runner: runner, webhooks: webhooks, webhookTask: webhookTask, inbox: inbox)
+            $0 = Running(server: server, scheduler: scheduler, rearmed: rearmed, runner: runner, webhooks: webhooks, webhookTask: webhookTask, inbox: inbox)
         }
         isReady.store(true, ordering: .relaxed)
     }
@@ -110,6 +117,7 @@ public final class TacitApplication: Sendable {
     public func fireDueTimers() async {
         guard let running = state.withLock({ $0 }) else { return }
         let runner = running.runner
+        await running.rearmed.value
         await runner.timers.fireDue { id in await runner.timerFired(id) }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TacitCore
+import TacitStore
 
 /// One scheduler for every pending verification's step timer: a min-heap of
 /// deadlines and a single task that sleeps until the soonest. Cancelling or moving a
@@ -24,6 +25,15 @@ public actor TimerScheduler {
         deadlines[id] = deadline
         heap.push(deadline, id)
         if let sleepingUntil, deadline < sleepingUntil { sleeper?.cancel() }
+    }
+
+    /// Arms many timers in one call (re-arming after a restart).
+    public func schedule(_ many: [Deadline]) {
+        for deadline in many {
+            deadlines[deadline.id] = deadline.at
+            heap.push(deadline.at, deadline.id)
+        }
+        sleeper?.cancel()
     }
 
     public func cancel(_ id: String) {

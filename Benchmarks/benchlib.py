@@ -3,6 +3,7 @@ read its figures. Every figure is reported next to a baseline measured in the sa
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -73,6 +74,10 @@ class Server:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.process.kill()
+
+    def remove(self):
+        """Deletes the server's folder (its database and log)."""
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def get_json(url):

@@ -78,6 +78,7 @@ def throughput(rows):
         check["rps"] = (checks_completed(server) - completed_before) / SECONDS
     finally:
         server.stop()
+        server.remove()
     base = health["rps"]
     print(f"GET /healthz (baseline): {base:,.0f} req/s, p99 {health.get('p99', 0):.2f} ms")
     rows += [
@@ -113,8 +114,10 @@ def pending_and_restart(rows):
                 break
             time.sleep(0.05)
         again.stop()
+        again.remove()
     finally:
         server.stop()
+        server.remove()
     rows += [
         (f"RSS with {pending:,.0f} pending", f"{rss:,.0f} MB", "<= 400 MB", rss <= 400 and pending >= PENDING),
         ("/readyz after kill -9", f"{ready:.2f} s ({total:,.0f} pending)", "<= 2 s", ready <= 2),

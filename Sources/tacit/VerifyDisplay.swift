@@ -36,16 +36,27 @@ final class VerifyDisplay: Sendable {
     /// Records a state read and redraws the tracker when a step changed.
     @discardableResult
     func saw(_ verification: Verification) -> Verification {
-        let changed = seen.withLock { seen -> Bool in
-            if seen.verification == nil { seen.verification = verification }
-            guard seen.verification?.requestId == verification.requestId else { return false }
+        let (first, changed) = seen.withLock { seen -> (Bool, Bool) in
+            let first = seen.verification == nil
+            if first { seen.verification = verification }
+            guard seen.verification?.requestId == verification.requestId else { return (first, false) }
             seen.verification = verification
-            guard !verification.workflow.isEmpty, verification.workflow != seen.shownSteps else { return false }
+            guard !verification.workflow.isEmpty, verification.workflow != seen.shownSteps else { return (first, false) }
             seen.shownSteps = verification.workflow
-            return true
+            return (first, true)
         }
+        if first { line("  Request \(verification.requestId) (follow it with `tacit timeline \(verification.requestId) --follow`)") }
         if changed { line(VerifyTracker.render(verification.workflow, color: renderer.color)) }
         return verification
+    }
+
+    /// What the device's silent check ended with; the server's events say why.
+    func silentResult(_ result: SilentAuthResult) {
+        switch result {
+        case .submitted: line("  Device: the carrier's code was submitted.")
+        case .clientError(let name, let message): line(paint("  Device: the silent check stopped: \(name) (\(message)).", "33"))
+        case .failed(let reason): line(paint("  Device: the code was not taken: \(reason.rawValue).", "33"))
+        }
     }
 
     func startFailed(_ error: any Error) {

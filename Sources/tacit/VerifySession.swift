@@ -44,10 +44,13 @@ actor VerifySession {
     private func makeDriver() -> VerificationFlowDriver {
         let server = options.server
         let transport = options.cellularTransport
+        let display = display
         return VerificationFlowDriver(
             service: VerifyObservedService(client: client, display: display), pollInterval: .seconds(1),
             silentAuth: { verification in
-                await SilentAuth.run(verification, baseURL: server, transport: transport)
+                let result = await SilentAuth.run(verification, baseURL: server, transport: transport)
+                display.silentResult(result)
+                return result
             })
     }
 

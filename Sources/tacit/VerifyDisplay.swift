@@ -13,6 +13,8 @@ final class VerifyDisplay: Sendable {
         /// Why the start call was refused, when it was.
         var startError: TacitError?
         var shownSteps: [Verification.Step] = []
+        /// The timeline's last event arrived: nothing more will come.
+        var sawSummary = false
     }
 
     let json: Bool
@@ -69,6 +71,7 @@ final class VerifyDisplay: Sendable {
         let start: Date? = seen.withLock { seen in
             guard event.seq > seen.lastSeq else { return nil }
             seen.lastSeq = event.seq
+            seen.sawSummary = seen.sawSummary || event.label == "verification:summary"
             seen.firstEventAt = seen.firstEventAt ?? event.at
             return seen.firstEventAt
         }

@@ -52,15 +52,26 @@ final class VerifyLineReader: Sendable {
             return !state.started
         }
         guard start else { return }
-        // readLine blocks, so it gets a thread of its own, off Swift's cooperative pool.
+        // Reading blocks, so it gets a thread of its own, off Swift's cooperative pool.
+        // It reads the file descriptor, not stdio's `stdin`: `readLine` would hold the
+        // stdin FILE lock while it waits, and `fflush(nil)` (CLI.flush) would wait on it.
         Thread { [self] in
-            while let line = readLine() { deliver(line) }
+            var pending = Data()
+            while case let chunk = FileHandle.standardInput.availableData, !chunk.isEmpty {
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: 0x0A) {
+                    deliver(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending = Data(pending[(newline + 1)...])
+                }
+            }
+            if !pending.isEmpty { deliver(String(decoding: pending, as: UTF8.self)) }
             state.withLock { $0.ended = true }
             resume(ticket: nil, with: nil)
         }.start()
     }
 
-    private func deliver(_ line: String) {
+    private func deliver(_ raw: String) {
+        let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
         let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
             guard let waiter = state.waiter else {
                 state.lines.append(line)

@@ -48,6 +48,7 @@ struct VerifyOutcome {
         let client = session.client
         let display = session.display
         let after = display.snapshot.lastSeq
+        guard !display.snapshot.sawSummary else { return }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do { for try await event in client.eventStream(id, after: after) { display.show(event) } } catch {}

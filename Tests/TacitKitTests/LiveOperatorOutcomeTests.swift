@@ -74,7 +74,7 @@ struct LiveOperatorOutcomeTests {
             // No silent runner: the device already gave up, so only the server's clock moves the flow.
             var states = VerificationFlowDriver(service: server.client).follow(started).makeAsyncIterator()
             #expect(await states.next() == .awaitingSilentAuth(requestId: started.requestId))
-            await server.advance(by: 30)
+            await server.advance(by: 31)
             #expect(await states.next() == .enteringSmsCode(requestId: started.requestId))
             #expect(try await server.client.state(started.requestId).workflow.map(\.status) == [.expired, .active, .unused])
         }

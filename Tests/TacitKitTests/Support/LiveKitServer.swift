@@ -24,8 +24,9 @@ struct LiveKitServer: Sendable {
         configuration.port = 0
         configuration.dev = true
         configuration.databasePath = path
-        // Real "now": the SDK bounds a silent check by the server's expires_at.
-        let clock = ManualClock(start: Date())
+        // Real "now", as the SDK bounds a silent check by the server's expires_at; whole
+        // seconds, as stored deadlines are rounded to milliseconds.
+        let clock = ManualClock(start: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         var dependencies = TacitApplication.Dependencies()
         dependencies.clock = clock
         let app = TacitApplication(configuration: configuration, store: try SQLiteVerificationStore(path: path), dependencies: dependencies)

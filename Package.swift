@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP"]),
         .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
         .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto"]),
-        .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitTesting", "TacitHTTP"]),
+        .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

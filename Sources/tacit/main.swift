@@ -18,6 +18,9 @@ switch arguments.first {
 case "serve":
     if arguments.contains("--help") { print(ServeCommand.usage); status = 0 }
     else { status = await ServeCommand.run(Array(arguments.dropFirst())) }
+case "verify":
+    if arguments.contains("--help") { print(VerifyCommand.usage); status = 0 }
+    else { status = await VerifyCommand.run(Array(arguments.dropFirst())) }
 case "timeline":
     if arguments.contains("--help") { print(TimelineCommand.usage); status = 0 }
     else { status = await TimelineCommand.run(Array(arguments.dropFirst())) }

@@ -53,7 +53,7 @@ struct VerificationFlowDriverTests {
 
     @Test("a silent-auth client error asks the server for the next channel")
     func silentAuthFallsForward() async {
-        let service = FakeVerificationService(states: [.success(Fixtures.verification(active: 1))])
+        let service = FakeVerificationService(states: [.success(Fixtures.verification(active: 0)), .success(Fixtures.verification(active: 1))])
         service.onNext = { $0.emit(Fixtures.event(1, "silent_auth:failed")) }
         let driver = Self.driver(service) { _ in .clientError(name: "device_not_cellular", message: "no cellular") }
         var states: [State] = []

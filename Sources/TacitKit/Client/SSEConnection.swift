@@ -25,6 +25,9 @@ final class SSEConnection: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Starts the request; the connection ends when the returned stream is dropped.
     static func open(_ request: URLRequest, idleTimeout: TimeInterval) -> AsyncThrowingStream<Chunk, any Error> {
+        #if os(Linux)
+        if let stream = SocketEventStream.open(request, idleTimeout: idleTimeout) { return stream }
+        #endif
         let connection = SSEConnection()
         let config = URLSessionConfiguration.default
         config.timeoutIntervalForRequest = idleTimeout

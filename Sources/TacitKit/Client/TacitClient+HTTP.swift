@@ -41,7 +41,7 @@ extension TacitClient {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await session.cancellableData(for: request)
         } catch is CancellationError {
             throw CancellationError()
         } catch {

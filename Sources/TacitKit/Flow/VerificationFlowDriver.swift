@@ -64,6 +64,10 @@ public struct VerificationFlowDriver: Sendable {
 
     private func runSilentAuth(_ runner: SilentAuthRunner, _ verification: Verification) async {
         guard case .clientError = await runner(verification), !Task.isCancelled else { return }
+        // The server may have ended the silent step itself (a rejected SIM, a Wi-Fi
+        // request): skipping then would throw away the channel it just started.
+        guard let current = try? await service.state(verification.requestId),
+              current.status == .pending, current.activeChannel == .silentAuth, !Task.isCancelled else { return }
         // The silent path can't work from here; move on rather than wait out the step.
         _ = try? await service.next(verification.requestId)
     }

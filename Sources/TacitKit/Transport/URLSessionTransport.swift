@@ -27,7 +27,7 @@ public struct URLSessionTransport: CellularTransport {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: req)
+            (data, response) = try await session.cancellableData(for: req)
         } catch {
             if Task.isCancelled { throw CellularTransportError(.cancelled, "cancelled") }
             let timedOut = (error as? URLError)?.code == .timedOut

@@ -99,7 +99,7 @@ public final class TacitApplication: Sendable {
         // Pending timers are re-armed from the store after the server is up, so readiness
         // doesn't wait on them: overdue ones fire as soon as they are loaded.
         let store = self.store
-        let rearmed = Task { await timers.schedule((try? await store.deadlines(limit: .max)) ?? []) }
+        let rearmed = Task { timers.schedule((try? await store.deadlines(limit: .max)) ?? []) }
         let scheduler = Task {
             await rearmed.value
             await timers.run { id in await runner.timerFired(id) }

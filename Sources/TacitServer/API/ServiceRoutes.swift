@@ -36,7 +36,7 @@ struct ServiceRoutes: Sendable {
 
     private func metricsText() async -> HTTPResponse {
         let pending = (try? await store.pendingCount()) ?? 0
-        let text = metrics.render(pending: pending, timers: await timers.count, subscribers: hub.subscriberCount)
+        let text = metrics.render(pending: pending, timers: timers.count, subscribers: hub.subscriberCount)
         return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

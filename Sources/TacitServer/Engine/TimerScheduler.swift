@@ -1,57 +1,73 @@
 import Foundation
+import Synchronization
 import TacitCore
 import TacitStore
 
 /// One scheduler for every pending verification's step timer: a min-heap of
 /// deadlines and a single task that sleeps until the soonest. Cancelling or moving a
 /// timer only updates the map; stale heap entries are skipped when they surface.
-public actor TimerScheduler {
-    private var deadlines: [String: Date] = [:]
-    private var heap = DeadlineHeap()
+/// Arming and cancelling are synchronous under a lock (they happen on every
+/// transition, where an actor hop would cost more than the work).
+public final class TimerScheduler: Sendable {
+    private struct State {
+        var deadlines: [String: Date] = [:]
+        var heap = DeadlineHeap()
+        var sleeper: Task<Void, Error>?
+        var sleepingUntil: Date?
+        /// The latest firing pass; each pass waits for the one before, so passes never overlap.
+        var firing: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
     private let clock: any TacitClock
-    private var sleeper: Task<Void, Error>?
-    private var sleepingUntil: Date?
-    /// The latest firing pass; each pass waits for the one before, so passes never overlap.
-    private var firing: Task<Void, Never>?
 
     public init(clock: any TacitClock) {
         self.clock = clock
     }
 
     /// How many timers are armed (a gauge for /metrics).
-    public var count: Int { deadlines.count }
+    public var count: Int { state.withLock { $0.deadlines.count } }
 
     public func schedule(_ id: String, at deadline: Date) {
-        deadlines[id] = deadline
-        heap.push(deadline, id)
-        if let sleepingUntil, deadline < sleepingUntil { sleeper?.cancel() }
+        let wake = state.withLock { state -> Task<Void, Error>? in
+            state.deadlines[id] = deadline
+            state.heap.push(deadline, id)
+            guard let until = state.sleepingUntil, deadline < until else { return nil }
+            return state.sleeper
+        }
+        wake?.cancel()
     }
 
     /// Arms many timers in one call (re-arming after a restart).
     public func schedule(_ many: [Deadline]) {
-        for deadline in many {
-            deadlines[deadline.id] = deadline.at
-            heap.push(deadline.at, deadline.id)
+        let wake = state.withLock { state -> Task<Void, Error>? in
+            for deadline in many {
+                state.deadlines[deadline.id] = deadline.at
+                state.heap.push(deadline.at, deadline.id)
+            }
+            return state.sleeper
         }
-        sleeper?.cancel()
+        wake?.cancel()
     }
 
     public func cancel(_ id: String) {
-        deadlines[id] = nil
+        state.withLock { _ = $0.deadlines.removeValue(forKey: id) }
     }
 
     /// Removes and returns the ids whose deadline has passed, soonest first.
     public func popDue() -> [String] {
         let now = clock.now()
-        var due: [String] = []
-        while let top = heap.peek, top.at <= now {
-            heap.pop()
-            if deadlines[top.id] == top.at {
-                deadlines[top.id] = nil
-                due.append(top.id)
+        return state.withLock { state in
+            var due: [String] = []
+            while let top = state.heap.peek, top.at <= now {
+                state.heap.pop()
+                if state.deadlines[top.id] == top.at {
+                    state.deadlines[top.id] = nil
+                    due.append(top.id)
+                }
             }
+            return due
         }
-        return due
     }
 
     /// Fires due timers until cancelled. `fire` is awaited for each due id, so firing
@@ -66,29 +82,37 @@ public actor TimerScheduler {
     /// Fires every timer due now, after any pass already running has finished; returns
     /// when they have all been handled (what tests call after moving a ManualClock).
     public func fireDue(_ fire: @escaping @Sendable (String) async -> Void) async {
-        let previous = firing
-        let pass = Task {
-            await previous?.value
-            for id in await self.popDue() { await fire(id) }
+        let pass = state.withLock { state -> Task<Void, Never> in
+            let previous = state.firing
+            let pass = Task {
+                await previous?.value
+                for id in self.popDue() { await fire(id) }
+            }
+            state.firing = pass
+            return pass
         }
-        firing = pass
         await pass.value
     }
 
     private func sleepUntilNext() async {
-        while let top = heap.peek, deadlines[top.id] != top.at { heap.pop() }
-        let until = heap.peek?.at ?? clock.now().addingTimeInterval(3600)
         let clock = self.clock
-        let task = Task { try await clock.sleep(until: until) }
-        sleeper = task
-        sleepingUntil = until
+        let task = state.withLock { state -> Task<Void, Error> in
+            while let top = state.heap.peek, state.deadlines[top.id] != top.at { state.heap.pop() }
+            let until = state.heap.peek?.at ?? clock.now().addingTimeInterval(3600)
+            let task = Task { try await clock.sleep(until: until) }
+            state.sleeper = task
+            state.sleepingUntil = until
+            return task
+        }
         _ = try? await withTaskCancellationHandler {
             try await task.value
         } onCancel: {
             task.cancel()
         }
-        sleeper = nil
-        sleepingUntil = nil
+        state.withLock { state in
+            state.sleeper = nil
+            state.sleepingUntil = nil
+        }
     }
 }
 

@@ -14,8 +14,8 @@ extension WorkflowRunner {
         var performed = Performed(verification: verification)
         for action in actions {
             switch action {
-            case .scheduleTimer(let at): await timers.schedule(verification.id, at: at)
-            case .cancelTimer: await timers.cancel(verification.id)
+            case .scheduleTimer(let at): timers.schedule(verification.id, at: at)
+            case .cancelTimer: timers.cancel(verification.id)
             case .startChannel(_, .silentAuth):
                 // Silent auth can only be the first step, and `create` starts it before the insert.
                 break

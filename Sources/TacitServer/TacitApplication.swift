@@ -99,7 +99,7 @@ public final class TacitApplication: Sendable {
         // Pending timers are re-armed from the store after the server is up, so readiness
         // doesn't wait on them: overdue ones fire as soon as they are loaded.
         let store = self.store
-        let rearmed = Task { timers.schedule((try? await store.deadlines(limit: .max)) ?? []) }
+        let rearmed = Task { await Self.rearm(timers, from: store) }
         let scheduler = Task {
             await rearmed.value
             await timers.run { id in await runner.timerFired(id) }
@@ -119,6 +119,19 @@ public final class TacitApplication: Sendable {
         let runner = running.runner
         await running.rearmed.value
         await runner.timers.fireDue { id in await runner.timerFired(id) }
+    }
+
+    /// Loads every pending deadline into the scheduler, retrying while the store can't answer.
+    static func rearm(_ timers: TimerScheduler, from store: any VerificationStore) async {
+        for attempt in 1...20 {
+            do {
+                timers.schedule(try await store.deadlines(limit: .max))
+                return
+            } catch {
+                FileHandle.standardError.write(Data("tacit: pending timers could not be loaded yet (\(error)); attempt \(attempt)\n".utf8))
+                try? await Task.sleep(for: .milliseconds(100 * attempt))
+            }
+        }
     }
 
     /// The port the server listens on (useful with port 0).

@@ -40,7 +40,10 @@ enum VerifyCommand {
         Task {
             await Signals.wait(for: [SIGINT, SIGTERM])
             await session.interrupt()
-            exit(130)
+            // `run` answers 130 too once it sees the interruption; `_exit` ends the process
+            // here in case it is stuck reading the terminal, without racing `exit`'s teardown.
+            CLI.flush()
+            _exit(130)
         }
         return await session.run()
     }

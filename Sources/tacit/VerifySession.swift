@@ -11,6 +11,8 @@ actor VerifySession {
     private var codeTask: Task<Void, Never>?
     private var flowTask: Task<VerificationFlow.State?, Never>?
     private var ranOutOfInput = false
+    /// Set the moment Ctrl-C arrives, so `run` waits for the cancellation and answers 130.
+    private var interruption: Task<Void, Never>?
 
     init(options: VerifyOptions) {
         self.options = options
@@ -28,11 +30,20 @@ actor VerifySession {
         flowTask = flow
         let final = await flow.value
         codeTask?.cancel()
+        if let interruption {
+            await interruption.value
+            return 130
+        }
         return await VerifyOutcome(session: self).finish(final, ranOutOfInput: ranOutOfInput)
     }
 
     /// Ctrl-C: cancels a verification still in progress so it does not linger as pending.
     func interrupt() async {
+        if interruption == nil { interruption = Task { await self.cancelForInterrupt() } }
+        await interruption?.value
+    }
+
+    private func cancelForInterrupt() async {
         flowTask?.cancel()
         codeTask?.cancel()
         if let id = display.requestId, display.snapshot.verification?.status == .pending {

@@ -15,7 +15,7 @@ struct SecurityKeysCommandTests {
     }
 
     func tacit(_ arguments: [String]) throws -> Run {
-        let process = Process()
+        let process = Subprocess()
         process.executableURL = Self.binary
         process.arguments = arguments
         process.environment = ["PATH": "/usr/bin:/bin"]

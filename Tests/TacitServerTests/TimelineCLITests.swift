@@ -29,9 +29,9 @@ struct TimelineCLITests {
         return Run(status: process.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
     }
 
-    static func launch(_ arguments: [String]) throws -> Process {
+    static func launch(_ arguments: [String]) throws -> Subprocess {
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build the tacit binary first (swift build)")
-        let process = Process()
+        let process = Subprocess()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.standardOutput = Pipe()
@@ -41,7 +41,7 @@ struct TimelineCLITests {
     }
 
     /// A dev server on a free port with its own database; returns it and its URL.
-    static func serve(_ directory: URL) throws -> (Process, String) {
+    static func serve(_ directory: URL) throws -> (Subprocess, String) {
         let server = try launch(["serve", "--dev", "--port", "0", "--db", directory.appendingPathComponent("t.db").path])
         var seen = Data()
         let handle = (server.standardOutput as! Pipe).fileHandleForReading

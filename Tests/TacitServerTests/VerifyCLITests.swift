@@ -133,9 +133,9 @@ struct VerifyCLITests {
         }
     }
 
-    static func launchWithInput(_ arguments: [String]) throws -> Process {
+    static func launchWithInput(_ arguments: [String]) throws -> Subprocess {
         try #require(FileManager.default.isExecutableFile(atPath: CLI.binary), "build the tacit binary first (swift build)")
-        let process = Process()
+        let process = Subprocess()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = arguments
         process.standardInput = Pipe()
@@ -146,7 +146,7 @@ struct VerifyCLITests {
     }
 
     /// Reads the process's stdout until `marker` shows up (or the output ends).
-    static func readUntil(_ process: Process, _ marker: String) throws -> String {
+    static func readUntil(_ process: Subprocess, _ marker: String) throws -> String {
         let handle = (process.standardOutput as! Pipe).fileHandleForReading
         var seen = ""
         while !seen.contains(marker) {

@@ -152,10 +152,17 @@ public final class WorkflowRunner: Sendable {
     }
 
     /// The scheduler's callback: the current step's timer is due.
+    /// A timer whose transition fails (the store was briefly unavailable) is armed
+    /// again a second later rather than lost.
     func timerFired(_ id: String) async {
-        _ = try? await transition(id) { machine in
-            guard let step = machine.verification.currentStep else { return }
-            try machine.handle(.timerFired(step: step))
+        do {
+            try await transition(id) { machine in
+                guard let step = machine.verification.currentStep else { return }
+                try machine.handle(.timerFired(step: step))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("tacit: a timer could not fire yet (\(error)); retrying in 1 s\n".utf8))
+            timers.schedule(id, at: clock.now().addingTimeInterval(1))
         }
     }
 

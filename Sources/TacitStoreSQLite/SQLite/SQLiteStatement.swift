@@ -12,15 +12,20 @@ final class SQLiteStatement {
 
     init(connection: OpaquePointer, sql: String, persistent: Bool) throws(SQLiteError) {
         var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        let status = sqlite3_prepare_v3(connection, sql, -1, flags, &statement, &tail)
+        // The tail points into the C string, so it is read while that string is alive.
+        let (status, trailing) = sql.withCString { text -> (Int32, Bool) in
+            var tail: UnsafePointer<CChar>?
+            let status = sqlite3_prepare_v3(connection, text, -1, flags, &statement, &tail)
+            let trailing = tail.map { !String(cString: $0).allSatisfy { $0.isWhitespace || $0 == ";" } } ?? false
+            return (status, trailing)
+        }
         guard status == SQLITE_OK, let statement else {
             sqlite3_finalize(statement)
             throw SQLiteError(resultCode: status, connection: connection)
         }
         // A second statement after the first would be silently ignored; refuse it.
-        if let tail, !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+        if trailing {
             sqlite3_finalize(statement)
             throw SQLiteError(code: SQLITE_MISUSE, message: "Only one SQL statement may be run at a time.")
         }

@@ -38,3 +38,13 @@ struct JSONParserTests {
         #expect(throws: JSONParser.Malformed.self) { try JSONParser.parse([0x22, 0xFF, 0xFE, 0x22]) }
     }
 }
+
+@Suite("Token scrubbing")
+struct TokenScrubTests {
+    @Test("a token is masked, a word that merely contains a prefix is not")
+    func prefixesAtWordStarts() {
+        #expect(Redactor.scrub("device:redirect_followed") == "device:redirect_followed")
+        #expect(Redactor.scrub("the token ct_abcdefghijklmnop leaked") == "the token [redacted] leaked")
+        #expect(Redactor.scrub("url=/v1/silent/checks/cu_abcdefghijklmnop") == "[redacted]")
+    }
+}

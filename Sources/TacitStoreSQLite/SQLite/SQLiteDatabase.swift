@@ -34,7 +34,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
     private let checkpointQueue = DispatchQueue(label: "tacit.sqlite.checkpoint")
     private let checkpointState = Mutex((batchesSince: 0, running: false))
     /// Batches committed between checkpoints.
-    static let checkpointEvery = 256
+    static let checkpointEvery = 32
     /// The most writes one group commit takes.
     static let maxBatch = 64
 
@@ -51,7 +51,10 @@ public final class SQLiteDatabase: @unchecked Sendable {
         readOptions.readOnly = true
         // The writer opens first: it switches the file to WAL for the reader.
         writer = try SQLiteConnection(path: path, options: options)
-        try writer.executeScript("PRAGMA wal_autocheckpoint = 0")
+        // The background checkpointer does the copying; the writer checkpoints itself only
+        // past 64 MB of WAL, a bound on the file (and on recovery after a crash) for when
+        // the checkpointer can't keep up. The file is cut back to 64 MB afterwards.
+        try writer.executeScript("PRAGMA wal_autocheckpoint = 16384; PRAGMA journal_size_limit = 67108864")
         reader = try SQLiteConnection(path: path, options: readOptions)
         checkpointer = try SQLiteConnection(path: path, options: options)
     }

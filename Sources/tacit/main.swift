@@ -35,4 +35,8 @@ case nil:
 case let other?:
     status = CLI.usageError("unknown command \(other)", usage: commands)
 }
-exit(status)
+// Output is flushed, then the process ends without running exit-time teardown: the
+// networking and dispatch threads a command leaves behind can still be running, and
+// tearing the runtime down under them can trap.
+CLI.flush()
+_exit(status)

@@ -5,56 +5,63 @@ import FoundationNetworking
 import Synchronization
 
 extension URLSession {
-    /// `data(for:)` whose cancellation can't deadlock.
+    /// `data(for:)` whose cancellation can neither deadlock nor crash.
     ///
     /// On Linux, FoundationNetworking's own `data(for:)` cancels the task synchronously
-    /// from inside the Swift task's cancellation (under its status lock), while the
-    /// session's queue may be resuming that same Swift task: each waits for the other
-    /// forever (seen when a flow driver cancelled a silent check's last device call).
-    /// Here the URLSession task is cancelled from another queue instead.
+    /// from inside the Swift task's cancellation, while the session's queue may be
+    /// resuming that same Swift task: each waits for the other forever. Cancelling the
+    /// URLSession task from elsewhere instead races its completion, and
+    /// FoundationNetworking traps when a finished task is cancelled ("a task that is not
+    /// in the registry"). So a cancelled call returns `CancellationError` at once and its
+    /// URLSession task is left to finish (or time out) on its own, its answer ignored.
     func cancellableData(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let pending = PendingDataTask()
+        let pending = PendingCall()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                guard pending.begin(continuation) else { return }
                 let task = dataTask(with: request) { data, response, error in
                     if let data, let response, error == nil {
-                        continuation.resume(returning: (data, response))
+                        pending.finish(.success((data, response)))
                     } else {
-                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                        pending.finish(.failure(error ?? URLError(.badServerResponse)))
                     }
                 }
-                pending.start(task)
+                task.resume()
             }
         } onCancel: {
-            pending.cancel()
+            pending.finish(.failure(CancellationError()))
         }
     }
 }
 
-/// The URLSession task behind one call, cancelled off the cancelling thread.
-private final class PendingDataTask: Sendable {
-    /// URLSessionTask is thread-safe (its state lives on the session's queue), but not marked Sendable everywhere.
-    private struct Handle: @unchecked Sendable { let task: URLSessionDataTask }
-    private let state = Mutex<(task: Handle?, cancelled: Bool)>((nil, false))
+/// One call's continuation, resumed exactly once: by the answer or by cancellation.
+private final class PendingCall: Sendable {
+    typealias Continuation = CheckedContinuation<(Data, URLResponse), Error>
+    private struct State {
+        var continuation: Continuation?
+        var outcome: Result<(Data, URLResponse), Error>?
+    }
+    private let state = Mutex(State())
 
-    func start(_ task: URLSessionDataTask) {
-        let cancelled = state.withLock { state in
-            state.task = Handle(task: task)
-            return state.cancelled
+    /// False when the call was cancelled before it started (it is then already resumed).
+    func begin(_ continuation: Continuation) -> Bool {
+        let early = state.withLock { state -> Result<(Data, URLResponse), Error>? in
+            if let outcome = state.outcome { return outcome }
+            state.continuation = continuation
+            return nil
         }
-        task.resume()
-        if cancelled { Self.cancelLater(Handle(task: task)) }
+        guard let early else { return true }
+        continuation.resume(with: early)
+        return false
     }
 
-    func cancel() {
-        let handle = state.withLock { state in
-            state.cancelled = true
-            return state.task
+    func finish(_ outcome: Result<(Data, URLResponse), Error>) {
+        let continuation = state.withLock { state -> Continuation? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            defer { state.continuation = nil }
+            return state.continuation
         }
-        if let handle { Self.cancelLater(handle) }
-    }
-
-    private static func cancelLater(_ handle: Handle) {
-        DispatchQueue.global().async { handle.task.cancel() }
+        continuation?.resume(with: outcome)
     }
 }

@@ -42,12 +42,8 @@ extension TimelineRoutes {
 
     /// The `Authorization: Bearer …` value; its absence is a 401.
     func bearerToken(_ request: HTTPRequest) throws(APIProblem) -> String {
-        guard let header = request.header("authorization") else { throw .clientTokenMissing }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty, parts[1].count <= 256 else {
-            throw .clientTokenMissing
-        }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+        guard let token = request.bearer, !token.isEmpty, token.count <= 256 else { throw .clientTokenMissing }
+        return token
     }
 }
 

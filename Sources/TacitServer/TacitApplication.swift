@@ -1,10 +1,8 @@
 import Foundation
+import TacitCrypto
 import Synchronization
 import TacitCore
-import TacitCrypto
 import TacitHTTP
-import TacitOperator
-import TacitPhone
 import TacitStore
 
 /// The composition root: builds the store, engine, operator and routes from a
@@ -35,6 +33,9 @@ public final class TacitApplication: Sendable {
     private let state = Mutex<Running?>(nil)
     private let isReady = Atomic<Bool>(false)
 
+    /// Whether `/readyz` answers 200.
+    var ready: Bool { isReady.load(ordering: .relaxed) }
+
     struct Running: Sendable {
         var server: HTTPServer
         var scheduler: Task<Void, Never>
@@ -51,63 +52,33 @@ public final class TacitApplication: Sendable {
         self.dependencies = dependencies
     }
 
-    /// Migrates the store, re-arms every pending timer, starts listening and firing timers.
+    /// Migrates the store, starts listening, then re-arms pending timers and starts the
+    /// timer and webhook workers.
     public func start() async throws {
         try await store.migrate()
         let secrets = try await ServerSecrets.load(configured: configuration.secret, store: store)
         store.protect(with: secrets.fieldProtection)
-        let clock = dependencies.clock
-        let metrics = Metrics()
-        let security = SecurityLayer(configuration: configuration, store: store, secrets: secrets, clock: clock, log: dependencies.securityLog)
-        metrics.addSection(security.metrics.render)
-        let hub = EventHub()
-        let timers = TimerScheduler(clock: clock)
-        let inbox = configuration.dev ? HandsetInbox(clock: clock) : nil
-        let sender = security.guarding(inbox.map { RoutingSender(inbox: $0, fallback: dependencies.sender) } ?? dependencies.sender)
-        let network = makeOperator(clock: clock)
-        let silentKeys = SilentKeys(secrets: secrets, operatorKey: operatorKey(network))
-        let doorbell = Wakeup()
-        let runner = WorkflowRunner(
-            store: store, clock: clock, secrets: secrets, codes: dependencies.codes, sender: sender,
-            silent: CheckURLIssuer(network: dependencies.silentAuth ?? network ?? UnavailableSilentAuth(), keys: silentKeys),
-            simSwap: dependencies.simSwap ?? network ?? NoSimSwapChecker(),
-            timers: timers, hub: hub, metrics: metrics,
-            webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints), outboxWritten: { doorbell.signal() })
-        let webhooks = WebhookDispatcher(
-            store: store, clock: clock, settings: configuration.webhooks, transport: dependencies.webhookTransport,
-            random: dependencies.random, wakeup: doorbell,
-            timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { _ in } })
-
-        var router = RouteTable(metrics: metrics)
-        VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
-                           allowVirtualRange: configuration.dev).register(&router)
-        TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: hub).register(&router)
-        CallbackRoutes(runner: runner, store: store, settings: configuration.callbacks,
-                       baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
-        ServiceRoutes(store: store, metrics: metrics, timers: timers, hub: hub, inbox: inbox, assets: ConsoleAssets(),
-                      ready: { [weak self] in self?.isReady.load(ordering: .relaxed) ?? false }).register(&router)
-        SilentRoutes(flow: SilentFlow(runner: runner, keys: silentKeys),
-                     devHandsets: configuration.dev ? DevSilentCheck(store: store, keys: silentKeys) : nil).register(&router)
-        if let network { OperatorRoutes(network: network).register { router.add($0, $1, $2) } }
-        let routes = router.router
-        let gate = security.gate
+        let engine = makeEngine(secrets: secrets)
+        let routes = makeRoutes(engine, secrets: secrets).router
+        let gate = engine.security.gate
         let server = HTTPServer(configuration: httpConfiguration()) { request in await gate.handle(request) { await routes.handle($0) } }
         try server.start()
-        silentKeys.baseURL = configuration.baseURL(port: server.port)
-        network?.baseURL = configuration.baseURL(port: server.port)
-        // The scheduler is the one long-running task the application owns; shutdown cancels it.
+        engine.silentKeys.baseURL = configuration.baseURL(port: server.port)
+        engine.network?.baseURL = configuration.baseURL(port: server.port)
         // Pending timers are re-armed from the store after the server is up, so readiness
-        // doesn't wait on them: overdue ones fire as soon as they are loaded.
-        let store = self.store
-        let rearmed = Task { await Self.rearm(timers, from: store) }
+        // doesn't wait on them: overdue ones fire as soon as they are loaded. The scheduler
+        // and the webhook worker are the long-running tasks the application owns; shutdown
+        // cancels them.
+        let store = self.store, runner = engine.runner, webhooks = engine.webhooks
+        let rearmed = Task { await Self.rearm(runner.timers, from: store) }
         let scheduler = Task {
             await rearmed.value
-            await timers.run { id in await runner.timerFired(id) }
+            await runner.timers.run { id in await runner.timerFired(id) }
         }
-        // The webhook worker is the other one; it picks up rows left by a previous run.
         let webhookTask = Task { await webhooks.run() }
         state.withLock {
-            $0 = Running(server: server, scheduler: scheduler, rearmed: rearmed, runner: runner, webhooks: webhooks, webhookTask: webhookTask, inbox: inbox)
+            $0 = Running(server: server, scheduler: scheduler, rearmed: rearmed, runner: runner,
+                         webhooks: webhooks, webhookTask: webhookTask, inbox: engine.inbox)
         }
         isReady.store(true, ordering: .relaxed)
     }

@@ -34,6 +34,7 @@ public struct PhoneNumberParser: Sendable {
 
     /// Drops formatting characters and checks what's left is `+`? then digits.
     static func clean(_ text: String) throws(PhoneNumberError) -> String {
+        if let plain = plainE164(text) { return plain }
         let ignored: Set<Character> = ["-", "‐", "‑", "–", "—", "(", ")", ".", "/"]
         let cleaned = text.filter { !$0.isWhitespace && !ignored.contains($0) }
         guard !cleaned.isEmpty else { throw .empty }
@@ -41,6 +42,15 @@ public struct PhoneNumberParser: Sendable {
         guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .invalid }
         guard digits.count <= maximumDigits else { throw .tooLong }
         return cleaned
+    }
+
+    /// The common case, already `+` and digits only, checked byte by byte: the general
+    /// path below walks `Character`s, which costs grapheme breaking on every number.
+    private static func plainE164(_ text: String) -> String? {
+        let bytes = text.utf8
+        guard bytes.count >= 2, bytes.count <= maximumDigits + 1, bytes.first == UInt8(ascii: "+") else { return nil }
+        guard bytes.dropFirst().allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return text
     }
 
     private static func virtualNumber(_ cleaned: String, subscriber: Substring) throws(PhoneNumberError) -> PhoneNumber {

@@ -6,12 +6,12 @@ extension SQLiteConnection {
     /// becomes a savepoint, so an inner failure undoes only the inner work.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         let savepoint = isInTransaction ? "tacit_savepoint_\(savepointDepth)" : nil
-        try executeScript(savepoint.map { "SAVEPOINT \($0)" } ?? "BEGIN IMMEDIATE")
+        try control(savepoint.map { "SAVEPOINT \($0)" } ?? "BEGIN IMMEDIATE")
         savepointDepth += savepoint == nil ? 0 : 1
         defer { savepointDepth -= savepoint == nil ? 0 : 1 }
         do {
             let result = try body()
-            try executeScript(savepoint.map { "RELEASE \($0)" } ?? "COMMIT")
+            try control(savepoint.map { "RELEASE \($0)" } ?? "COMMIT")
             return result
         } catch {
             rollBack(savepoint)

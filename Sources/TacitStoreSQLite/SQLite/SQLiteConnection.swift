@@ -9,7 +9,7 @@ public final class SQLiteConnection {
     private var statements: [String: SQLiteStatement] = [:]
     /// Statements prepared once and reused, keyed by SQL text; bounded so that
     /// SQL built with `\(raw:)` can't grow it without end.
-    static let statementCacheLimit = 64
+    static let statementCacheLimit = 256
     var savepointDepth = 0
 
     /// Opens (creating if missing) the database file at `path` and applies `options`.
@@ -77,6 +77,13 @@ public final class SQLiteConnection {
     }
 
     /// The rowid of the last row inserted on this connection.
+    /// Runs one transaction-control statement (`BEGIN`, `COMMIT`, `SAVEPOINT`, `RELEASE`)
+    /// through the statement cache: every write runs several, and preparing them each
+    /// time costs more than running them.
+    public func control(_ text: String) throws(SQLiteError) {
+        _ = try query(SQL(stringLiteral: text))
+    }
+
     public var lastInsertRowID: Int64 {
         handle.map { sqlite3_last_insert_rowid($0) } ?? 0
     }

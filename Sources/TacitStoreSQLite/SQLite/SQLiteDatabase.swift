@@ -116,14 +116,14 @@ public final class SQLiteDatabase: @unchecked Sendable {
             return
         }
         do {
-            try writer.executeScript("BEGIN IMMEDIATE")
+            try writer.control("BEGIN IMMEDIATE")
         } catch {
             batch.forEach { $0(writer)() }
             return
         }
         let resumes = batch.map { $0(writer) }
         do {
-            try writer.executeScript("COMMIT")
+            try writer.control("COMMIT")
             resumes.forEach { $0() }
         } catch {
             try? writer.executeScript("ROLLBACK")

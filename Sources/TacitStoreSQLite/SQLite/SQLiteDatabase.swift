@@ -1,31 +1,30 @@
 import Dispatch
 import Synchronization
 
-/// A database file with one writer connection and one reader connection, each
-/// confined to its own serial queue, for use from async code.
+/// A database file with one writer connection and a few reader connections, for use
+/// from async code.
 ///
-/// SQLite calls block, and Swift's cooperative pool has only as many threads as
-/// cores, so they must not run there: each call hops to the connection's queue
-/// and the caller's task suspends until it finishes. In WAL mode the reader
-/// sees the last committed state and never waits for the writer.
+/// Writes are serialised on the writer's own queue, so a read-modify-write inside one
+/// `write` closure never loses an update; use ``SQLiteConnection/transaction(_:)`` inside
+/// it to make several statements atomic. SQLite calls block, and Swift's cooperative pool
+/// has only as many threads as cores, so a write hops to the queue and its caller suspends.
 ///
-/// Writes are serialised, so a read-modify-write inside one `write` closure
-/// never loses an update; use ``SQLiteConnection/transaction(_:)`` inside it
-/// to make several statements atomic.
+/// Writes that queue up while the writer is busy are committed together (group commit):
+/// each runs in its own savepoint inside one transaction, so one write's failure undoes
+/// only that write, and every caller resumes only after the shared COMMIT. Under load this
+/// writes each hot page to the WAL once per batch instead of once per write.
 ///
-/// Writes that queue up while the writer is busy are committed together (group
-/// commit): each runs in its own savepoint inside one transaction, so one write's
-/// failure undoes only that write, and every caller resumes only after the shared
-/// COMMIT. Under load this writes each hot page to the WAL once per batch instead
-/// of once per write.
-// @unchecked Sendable: each connection is only touched from its own serial queue.
+/// Reads run on the caller's thread, on the first free reader connection: a read is a
+/// short B-tree lookup that never waits for the writer (in WAL mode a reader sees the last
+/// committed state), and a hop to another thread and back would cost more than the read.
+// @unchecked Sendable: the writer connection is only touched from the writer's serial
+// queue; each reader only under its slot's lock.
 public final class SQLiteDatabase: @unchecked Sendable {
     /// The database file.
     public let path: String
     private let writer: SQLiteConnection
-    private let reader: SQLiteConnection
+    let readers: [ReaderSlot]
     private let writerQueue = DispatchQueue(label: "tacit.sqlite.writer")
-    private let readerQueue = DispatchQueue(label: "tacit.sqlite.reader")
     private let pending = Mutex(PendingWrites())
     /// Checkpoints run on their own connection and queue: a checkpoint copies WAL pages
     /// into the file and ends in an fsync, which on the writer's thread would stall
@@ -33,29 +32,38 @@ public final class SQLiteDatabase: @unchecked Sendable {
     private let checkpointer: SQLiteConnection
     private let checkpointQueue = DispatchQueue(label: "tacit.sqlite.checkpoint")
     private let checkpointState = Mutex((batchesSince: 0, running: false))
-    /// Batches committed between checkpoints.
-    static let checkpointEvery = 32
+    /// Batches committed between checkpoints. A checkpoint copies each page changed since
+    /// the last one once and ends in an fsync, so rarer checkpoints copy hot pages fewer times.
+    static let checkpointEvery = 128
     /// The most writes one group commit takes.
     static let maxBatch = 64
+    /// Reader connections: as many as reads that may run at once without waiting.
+    static let readerCount = 2
+
+    /// A write: runs its body in a savepoint and returns how to resume its caller once committed.
+    private typealias Job = @Sendable (SQLiteConnection) -> (@Sendable () -> Void)
 
     private struct PendingWrites {
-        var jobs: [@Sendable (SQLiteConnection) -> (@Sendable () -> Void)] = []
+        var jobs: [Job] = []
+        /// Set while a drain is queued or running on the writer's queue.
         var draining = false
     }
 
     /// Opens (creating if missing) the file at `path`. `path` must be a file:
-    /// `:memory:` would give the two connections two different databases.
+    /// `:memory:` would give each connection a different database.
     public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws {
         self.path = path
         var readOptions = options
         readOptions.readOnly = true
-        // The writer opens first: it switches the file to WAL for the reader.
+        // The writer opens first: it switches the file to WAL for the readers.
         writer = try SQLiteConnection(path: path, options: options)
         // The background checkpointer does the copying; the writer checkpoints itself only
         // past 64 MB of WAL, a bound on the file (and on recovery after a crash) for when
         // the checkpointer can't keep up. The file is cut back to 64 MB afterwards.
         try writer.executeScript("PRAGMA wal_autocheckpoint = 16384; PRAGMA journal_size_limit = 67108864")
-        reader = try SQLiteConnection(path: path, options: readOptions)
+        readers = try (0..<Self.readerCount).map { index in
+            try ReaderSlot(eager: index == 0) { try SQLiteConnection(path: path, options: readOptions) }
+        }
         checkpointer = try SQLiteConnection(path: path, options: options)
     }
 
@@ -79,8 +87,7 @@ public final class SQLiteDatabase: @unchecked Sendable {
     /// Runs `body` on the writer connection, after every earlier write.
     public func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            // A job runs `body` in its savepoint and returns how to resume its caller once committed.
-            let job: @Sendable (SQLiteConnection) -> (@Sendable () -> Void) = { connection in
+            let job: Job = { connection in
                 let result = Result { try connection.transaction { try body(connection) } }
                 return { continuation.resume(with: result) }
             }
@@ -95,22 +102,28 @@ public final class SQLiteDatabase: @unchecked Sendable {
 
     /// Runs queued writes in batches until none are left.
     private func drain() {
-        while true {
-            let batch = pending.withLock { state -> [@Sendable (SQLiteConnection) -> (@Sendable () -> Void)] in
-                let taken = Array(state.jobs.prefix(Self.maxBatch))
-                state.jobs.removeFirst(taken.count)
-                if taken.isEmpty { state.draining = false }
-                return taken
-            }
-            if batch.isEmpty { return }
+        while let batch = nextBatch() {
             commit(batch)
             committedBatch()
         }
     }
 
+    /// Takes up to `maxBatch` queued writes, or ends the drain when none are left.
+    private func nextBatch() -> [Job]? {
+        pending.withLock { state -> [Job]? in
+            guard !state.jobs.isEmpty else {
+                state.draining = false
+                return nil
+            }
+            let taken = Array(state.jobs.prefix(Self.maxBatch))
+            state.jobs.removeFirst(taken.count)
+            return taken
+        }
+    }
+
     /// One transaction around the batch; callers resume after COMMIT. If the COMMIT
     /// itself fails, every write of the batch is undone and each caller gets the error.
-    private func commit(_ batch: [@Sendable (SQLiteConnection) -> (@Sendable () -> Void)]) {
+    private func commit(_ batch: [Job]) {
         if batch.count == 1 {
             batch[0](writer)()
             return
@@ -132,41 +145,25 @@ public final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the read-only connection; writes in it fail.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
-        try await run(body, onReader: true)
-    }
-
     /// Applies `migrator`'s pending migrations on the writer; returns their names.
     @discardableResult
     public func migrate(_ migrator: Migrator) async throws -> [String] {
         try await write { try migrator.migrate($0) }
     }
 
-    /// Closes both connections once their queued work is done; later calls throw.
+    /// Closes every connection once the writes already queued are done; later calls throw.
     public func close() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             writerQueue.async {
-                self.writer.close()
-                self.readerQueue.async {
-                    self.reader.close()
-                    self.checkpointQueue.async {
-                        self.checkpointer.close()
-                        done.resume()
-                    }
-                }
+                self.closeConnections()
+                done.resume()
             }
         }
     }
 
-    private func run<T: Sendable>(
-        _ body: @escaping @Sendable (SQLiteConnection) throws -> T, onReader: Bool
-    ) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            (onReader ? readerQueue : writerQueue).async {
-                let connection = onReader ? self.reader : self.writer
-                continuation.resume(with: Result { try body(connection) })
-            }
-        }
+    private func closeConnections() {
+        writer.close()
+        readers.forEach { $0.close() }
+        checkpointQueue.sync { checkpointer.close() }
     }
 }

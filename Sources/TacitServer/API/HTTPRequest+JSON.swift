@@ -1,3 +1,4 @@
+import TacitCore
 import TacitHTTP
 
 extension HTTPRequest {
@@ -7,5 +8,13 @@ extension HTTPRequest {
         guard let type = header("content-type")?.lowercased() else { return }
         let refused = ["multipart/", "xml", "text/html", "application/octet-stream"]
         if refused.contains(where: type.contains) { throw .unsupportedMediaType }
+    }
+
+    /// The `{id}` path parameter when it has a verification id's shape; any other is unknown.
+    func verificationID() throws(APIProblem) -> String {
+        guard let id = pathParameters["id"], (1...64).contains(id.utf8.count), id.isTokenText else {
+            throw APIProblem.notFound
+        }
+        return id
     }
 }

@@ -17,11 +17,7 @@ extension VerificationRoutes {
     }
 
     func id(_ request: HTTPRequest) throws(APIProblem) -> String {
-        guard let id = request.pathParameters["id"], !id.isEmpty, id.count <= 64,
-              id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw APIProblem.notFound
-        }
-        return id
+        try request.verificationID()
     }
 
 
@@ -38,9 +34,9 @@ extension VerificationRoutes {
     func validate(code: String, for verification: Verification) throws(APIProblem) {
         let valid: Bool
         if verification.activeChannel == .silentAuth {
-            valid = (8...128).contains(code.count) && code.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            valid = (8...128).contains(code.utf8.count) && code.isTokenText
         } else {
-            valid = code.count == verification.codeLength && code.allSatisfy { $0.isASCII && $0.isNumber }
+            valid = code.utf8.count == verification.codeLength && code.isASCIIDigits
         }
         guard valid else {
             let reason = verification.activeChannel == .silentAuth

@@ -29,8 +29,8 @@ struct CallbackReference: Equatable, Sendable {
 
     init?(_ text: String) {
         let parts = text.split(separator: ":")
-        guard parts.count == 2, let step = Int(parts[1]), (0..<10).contains(step), (1...64).contains(parts[0].count),
-              parts[0].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else { return nil }
+        guard parts.count == 2, let step = Int(parts[1]), (0..<10).contains(step), (1...64).contains(parts[0].utf8.count),
+              parts[0].isTokenText else { return nil }
         verificationId = String(parts[0])
         self.step = step
     }

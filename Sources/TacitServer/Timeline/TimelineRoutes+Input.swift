@@ -16,11 +16,7 @@ extension TimelineRoutes {
     }
 
     func requestID(_ request: HTTPRequest) throws(APIProblem) -> String {
-        guard let id = request.pathParameters["id"], !id.isEmpty, id.count <= 64,
-              id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            throw APIProblem.notFound
-        }
-        return id
+        try request.verificationID()
     }
 
     /// Where a read starts: `Last-Event-ID` (an SSE reconnect) wins over `?after=`.

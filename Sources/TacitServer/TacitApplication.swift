@@ -43,6 +43,7 @@ public final class TacitApplication: Sendable {
         var runner: WorkflowRunner
         var webhooks: WebhookDispatcher
         var webhookTask: Task<Void, Never>
+        var sweeper: Task<Void, Never>
         var inbox: HandsetInbox?
     }
 
@@ -67,18 +68,19 @@ public final class TacitApplication: Sendable {
         engine.network?.baseURL = configuration.baseURL(port: server.port)
         // Pending timers are re-armed from the store after the server is up, so readiness
         // doesn't wait on them: overdue ones fire as soon as they are loaded. The scheduler
-        // and the webhook worker are the long-running tasks the application owns; shutdown
-        // cancels them.
-        let store = self.store, runner = engine.runner, webhooks = engine.webhooks
+        // the webhook worker and the rate-limit sweeper are the long-running tasks the
+        // application owns; shutdown cancels them.
+        let store = self.store, runner = engine.runner, webhooks = engine.webhooks, security = engine.security
         let rearmed = Task { await Self.rearm(runner.timers, from: store) }
         let scheduler = Task {
             await rearmed.value
             await runner.timers.run { id in await runner.timerFired(id) }
         }
         let webhookTask = Task { await webhooks.run() }
+        let sweeper = Task { await security.sweepRateLimits() }
         state.withLock {
             $0 = Running(server: server, scheduler: scheduler, rearmed: rearmed, runner: runner,
-                         webhooks: webhooks, webhookTask: webhookTask, inbox: engine.inbox)
+                         webhooks: webhooks, webhookTask: webhookTask, sweeper: sweeper, inbox: engine.inbox)
         }
         isReady.store(true, ordering: .relaxed)
     }
@@ -119,6 +121,7 @@ public final class TacitApplication: Sendable {
         guard let running = state.withLock({ $0 }) else { return }
         running.scheduler.cancel()
         running.webhookTask.cancel()
+        running.sweeper.cancel()
         await running.server.shutdown()
         state.withLock { $0 = nil }
     }

@@ -17,6 +17,11 @@ public struct RateLimit: Sendable, Equatable {
         return Date(timeIntervalSince1970: (seconds / window).rounded(.down) * window)
     }
 
+    /// When the window holding `date` ends.
+    public func windowEnd(_ date: Date) -> Date {
+        windowStart(date).addingTimeInterval(window)
+    }
+
     /// Whole seconds until the window holding `date` ends (at least 1).
     public func retryAfter(_ date: Date) -> Int {
         max(1, Int((windowStart(date).timeIntervalSince1970 + window - date.timeIntervalSince1970).rounded(.up)))
@@ -41,4 +46,7 @@ public protocol RateLimitStore: Sendable {
     func hits(_ key: String, _ limit: RateLimit, at: Date) async throws -> Int
     /// Forgets `key` (a success ends a run of failures).
     func resetRate(_ key: String) async throws
+    /// Forgets every counter whose window ended at or before `at`; returns how many.
+    /// An ended window counts nothing, so this only bounds what the store keeps.
+    func sweepRates(at: Date) async throws -> Int
 }

@@ -81,5 +81,11 @@ enum SQLiteSchema {
             );
             CREATE INDEX callback_replay_expiry ON callback_replay(expires_at);
             """),
+        // Counters written before this migration keep a day: the longest window any limit uses.
+        Migration("012_rate_limit_expiry", sql: """
+            ALTER TABLE rate_limits ADD COLUMN expires_at REAL NOT NULL DEFAULT 0;
+            UPDATE rate_limits SET expires_at = window_start + 86400;
+            CREATE INDEX rate_limits_expiry ON rate_limits(expires_at);
+            """),
     ])
 }

@@ -4,13 +4,14 @@ import TacitStore
 extension SQLiteVerificationStore: RateLimitStore {
     public func consume(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
         let start = limit.windowStart(at).timeIntervalSince1970
+        let end = limit.windowEnd(at).timeIntervalSince1970
         // One upsert: a row from an older window restarts at 1; a full window is left alone.
         let hits = try await database.write { db in
             try db.query("""
-                INSERT INTO rate_limits (key, window_start, hits) VALUES (\(key), \(start), 1)
+                INSERT INTO rate_limits (key, window_start, hits, expires_at) VALUES (\(key), \(start), 1, \(end))
                 ON CONFLICT (key) DO UPDATE SET
                     hits = CASE WHEN window_start = excluded.window_start THEN hits + 1 ELSE 1 END,
-                    window_start = excluded.window_start
+                    window_start = excluded.window_start, expires_at = excluded.expires_at
                 WHERE window_start <> excluded.window_start OR hits < \(limit.limit)
                 RETURNING hits
                 """).first?.int("hits")
@@ -29,4 +30,23 @@ extension SQLiteVerificationStore: RateLimitStore {
     public func resetRate(_ key: String) async throws {
         try await database.write { db in try db.execute("DELETE FROM rate_limits WHERE key = \(key)") }
     }
+
+    /// Deletes ended counters a thousand at a time, so no single write holds the writer long.
+    public func sweepRates(at: Date) async throws -> Int {
+        let now = at.timeIntervalSince1970
+        var total = 0
+        while true {
+            let deleted = try await database.write { db -> Int in
+                try db.execute("""
+                    DELETE FROM rate_limits WHERE key IN
+                        (SELECT key FROM rate_limits WHERE expires_at <= \(now) LIMIT \(Self.sweepBatch))
+                    """)
+                return db.changes
+            }
+            total += deleted
+            if deleted < Self.sweepBatch { return total }
+        }
+    }
+
+    static let sweepBatch = 1_000
 }

@@ -6,7 +6,7 @@ import TacitStore
 extension InMemoryStore: KeyStore, RateLimitStore {
     struct SecurityState {
         var keys: [(key: APIKey, hash: [UInt8])] = []
-        var counters: [String: (windowStart: Date, hits: Int)] = [:]
+        var counters: [String: (windowStart: Date, hits: Int, ends: Date)] = [:]
     }
 
     public func insertKey(_ key: APIKey, hash: [UInt8]) async throws {
@@ -41,8 +41,8 @@ extension InMemoryStore: KeyStore, RateLimitStore {
     public func consume(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
         let start = limit.windowStart(at)
         return security.withLock { state in
-            var counter = state.counters[key] ?? (start, 0)
-            if counter.windowStart != start { counter = (start, 0) }
+            var counter = state.counters[key] ?? (start, 0, limit.windowEnd(at))
+            if counter.windowStart != start { counter = (start, 0, limit.windowEnd(at)) }
             guard counter.hits < limit.limit else { return .limited(retryAfter: limit.retryAfter(at)) }
             counter.hits += 1
             state.counters[key] = counter
@@ -60,5 +60,13 @@ extension InMemoryStore: KeyStore, RateLimitStore {
 
     public func resetRate(_ key: String) async throws {
         _ = security.withLock { $0.counters.removeValue(forKey: key) }
+    }
+
+    public func sweepRates(at: Date) async throws -> Int {
+        security.withLock { state in
+            let before = state.counters.count
+            state.counters = state.counters.filter { $0.value.ends > at }
+            return before - state.counters.count
+        }
     }
 }

@@ -72,6 +72,20 @@ struct PhoneNumberParserTests {
         }
     }
 
+    @Test("digits outside ASCII and over-long plain numbers are refused, whichever path reads them", arguments: [
+        ("+99012345\u{0666}70", "invalid"), ("+\u{FF19}9012345670", "invalid"), ("+990123456789012345", "too_long"),
+        ("+9901234", "too_short"), ("+990 1234 5670", "ok"), ("+99012345670", "ok"),
+    ])
+    func plainAndFormattedNumbers(text: String, code: String) {
+        do {
+            let number = try parser.parse(text, allowVirtualRange: true)
+            #expect(code == "ok")
+            #expect(number.e164 == "+99012345670")
+        } catch {
+            #expect(error.code == code)
+        }
+    }
+
     @Test("an error's description never contains the number, not even its last digits", arguments: [
         "+449098765432", "+44 7911", "+447911123456789", "+99012345670", "+999 1234 5678",
     ])

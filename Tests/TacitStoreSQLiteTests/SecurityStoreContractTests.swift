@@ -56,6 +56,21 @@ struct SecurityStoreContractTests {
         _ = directory
     }
 
+    @Test("a sweep forgets only the counters whose window has ended, past one delete batch", arguments: Backend.allCases)
+    func sweep(_ backend: Backend) async throws {
+        let (store, directory) = try await make(backend)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)   // a multiple of 600 and of 60
+        let short = RateLimit(5, per: 60), long = RateLimit(5, per: 600)
+        for index in 0..<1_050 { _ = try await store.consume("short-\(index)", short, at: start) }
+        _ = try await store.consume("long", long, at: start)
+        #expect(try await store.sweepRates(at: start.addingTimeInterval(59)) == 0)
+        #expect(try await store.sweepRates(at: start.addingTimeInterval(60)) == 1_050)
+        #expect(try await store.hits("long", long, at: start.addingTimeInterval(60)) == 1)
+        #expect(try await store.sweepRates(at: start.addingTimeInterval(600)) == 1)
+        #expect(try await store.hits("long", long, at: start.addingTimeInterval(599)) == 0)
+        _ = directory
+    }
+
     @Test("parallel hits never pass the limit", arguments: Backend.allCases)
     func parallel(_ backend: Backend) async throws {
         let (store, directory) = try await make(backend)

@@ -118,6 +118,30 @@ struct StoreContractTests {
         #expect(try await store.deadlines(limit: 10).map(\.id) == ["soon", "late"])
     }
 
+    @Test("an update that moves only the deadline reorders the timers; one that moves neither keeps them", arguments: Kind.allCases)
+    func deadlineOnlyUpdates(kind: Kind) async throws {
+        let (store, path) = try await Self.make(kind)
+        _ = try await store.insert(Self.verification("a", "+99012345671"), events: [], at: Self.now, idempotency: nil)
+        _ = try await store.insert(Self.verification("b", "+99012345672"), events: [], at: Self.now, idempotency: nil)
+        _ = try await store.update(id: "a", at: Self.now) { v in
+            v.deadline = Self.now.addingTimeInterval(900)
+            return StoreChange(())
+        }
+        _ = try await store.update(id: "b", at: Self.now) { v in
+            v.failedAttempts = 1
+            return StoreChange(())
+        }
+        let deadlines = try await store.deadlines(limit: 10)
+        #expect(deadlines.map(\.id) == ["b", "a"])
+        #expect(deadlines.map(\.at) == [Self.now.addingTimeInterval(60), Self.now.addingTimeInterval(900)])
+        if let path {
+            // A second store on the same file reads what the first committed.
+            let reopened = try SQLiteVerificationStore(path: path)
+            reopened.protect(with: Protection())
+            #expect(try await reopened.deadlines(limit: 10).map(\.id) == ["b", "a"])
+        }
+    }
+
     @Test("an idempotency key is taken once; settings keep their first value", arguments: Kind.allCases)
     func idempotencyAndSettings(kind: Kind) async throws {
         let (store, _) = try await Self.make(kind)

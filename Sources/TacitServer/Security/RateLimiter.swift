@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TacitCore
 import TacitStore
 
 /// Counts hits against the store's shared counters. Subjects (numbers, addresses,
@@ -31,19 +32,32 @@ struct RateLimiter: Sendable {
     func reset(_ kind: String, _ subject: String) async throws {
         try await store.resetRate(key(kind, subject))
     }
+
+    /// Every `interval`, forgets the counters whose window has ended, until cancelled.
+    /// Without it every number, address and key ever counted would stay stored.
+    func sweepEnded(clock: any TacitClock, every interval: TimeInterval) async {
+        while !Task.isCancelled {
+            do { try await clock.sleep(until: clock.now().addingTimeInterval(interval)) } catch { return }
+            do {
+                _ = try await store.sweepRates(at: clock.now())
+            } catch {
+                FileHandle.standardError.write(Data("tacit: ended rate-limit counters could not be swept yet (\(error))\n".utf8))
+            }
+        }
+    }
 }
 
 /// Counters for a store that keeps none: this process only. Several instances
 /// then each count on their own, so production stores implement `RateLimitStore`.
 final class LocalRateLimits: RateLimitStore {
-    private let counters = Mutex<[String: (start: Date, hits: Int)]>([:])
+    private let counters = Mutex<[String: (start: Date, hits: Int, ends: Date)]>([:])
 
     func consume(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
         let start = limit.windowStart(at)
         return counters.withLock { counters in
             let hits = counters[key].flatMap { $0.start == start ? $0.hits : nil } ?? 0
             guard hits < limit.limit else { return .limited(retryAfter: limit.retryAfter(at)) }
-            counters[key] = (start, hits + 1)
+            counters[key] = (start, hits + 1, limit.windowEnd(at))
             return .allowed(hits: hits + 1)
         }
     }
@@ -54,4 +68,12 @@ final class LocalRateLimits: RateLimitStore {
     }
 
     func resetRate(_ key: String) async throws { _ = counters.withLock { $0.removeValue(forKey: key) } }
+
+    func sweepRates(at: Date) async throws -> Int {
+        counters.withLock { counters in
+            let before = counters.count
+            counters = counters.filter { $0.value.ends > at }
+            return before - counters.count
+        }
+    }
 }

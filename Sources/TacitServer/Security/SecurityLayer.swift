@@ -35,6 +35,11 @@ struct SecurityLayer: Sendable {
         self.log = log
     }
 
+    /// Sweeps ended rate-limit counters until cancelled: the application's long-running task for it.
+    func sweepRateLimits() async {
+        await limiter.sweepEnded(clock: clock, every: configuration.rateLimitSweepInterval)
+    }
+
     /// `sender` behind the destination lists and the per-number send limit.
     func guarding(_ sender: any MessageSender) -> any MessageSender {
         GuardedSender(inner: sender, limiter: limiter, configuration: configuration, clock: clock,

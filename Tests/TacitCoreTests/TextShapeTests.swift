@@ -1,0 +1,20 @@
+import Testing
+import TacitCore
+
+@Suite("Text shapes checked byte by byte")
+struct TextShapeTests {
+    @Test("token text is ASCII letters, digits, - and _ only", arguments: [
+        ("vf_01a22b6e7460fIcS7tzIpbDrUA", true), ("sa_AbC-123", true), ("", true),
+        ("vf 01", false), ("vf/01", false), ("vf_é1", false), ("vf_\u{0661}", false), ("ＡＢＣ", false), ("vf_01\n", false),
+    ])
+    func tokenText(text: String, expected: Bool) {
+        #expect(text.isTokenText == expected)
+    }
+
+    @Test("ASCII digits exclude every other script's digits", arguments: [
+        ("0123456789", true), ("12a4", false), ("\u{0661}\u{0662}\u{0663}", false), ("１２３", false), ("12 3", false),
+    ])
+    func asciiDigits(text: String, expected: Bool) {
+        #expect(text.isASCIIDigits == expected)
+    }
+}

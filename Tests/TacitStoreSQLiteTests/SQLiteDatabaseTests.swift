@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import TacitStoreSQLite
 
@@ -37,6 +38,28 @@ struct SQLiteDatabaseTests {
         await #expect(throws: SQLiteError.self) {
             try await database.read { try $0.execute("UPDATE counter SET n = 6") }
         }
+    }
+
+    @Test("a read that finds the first reader busy runs on another connection instead of waiting")
+    func readsInParallel() async throws {
+        let file = try TemporaryDatabase()
+        let database = try SQLiteDatabase(path: file.path)
+        try await database.migrate(Self.migrator)
+        let firstInside = DispatchSemaphore(value: 0), secondDone = DispatchSemaphore(value: 0)
+        async let first: Bool = database.read { connection in
+            firstInside.signal()
+            // Holds its connection until the second read has run; with one connection it never would.
+            let overlapped = secondDone.wait(timeout: .now() + 5) == .success
+            _ = try connection.query("SELECT n FROM counter")
+            return overlapped
+        }
+        let second: Int = try await Task.detached {
+            firstInside.wait()
+            defer { secondDone.signal() }
+            return try await database.read { try $0.query("SELECT n FROM counter")[0].int("n") }
+        }.value
+        #expect(second == 0)
+        #expect(try await first)
     }
 
     @Test("an error thrown in a write reaches the caller and rolls back its transaction")

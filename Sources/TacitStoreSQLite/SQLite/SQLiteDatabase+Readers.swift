@@ -15,20 +15,19 @@ extension SQLiteDatabase {
             if eager { connection = try open() }
         }
 
-        /// Runs `body` when the slot is free (or, with `wait`, once it is); nil when busy.
+        /// Runs `body` when the slot is free (or, with `wait`, once it is). nil when the slot
+        /// is busy, or when its connection can't be opened now: the read goes elsewhere.
         func run<T: Sendable>(wait: Bool, _ body: (SQLiteConnection) throws -> T) -> Result<T, any Error>? {
             if wait { return lock.withLock { _ in attempt(body) } }
-            return lock.withLockIfAvailable { _ in attempt(body) }
+            return lock.withLockIfAvailable { _ in attempt(body) } ?? nil
         }
 
         /// Called with the lock held.
-        private func attempt<T: Sendable>(_ body: (SQLiteConnection) throws -> T) -> Result<T, any Error> {
-            Result {
-                if closed { throw SQLiteError.closed }
-                let reader = try connection ?? open()
-                connection = reader
-                return try body(reader)
-            }
+        private func attempt<T: Sendable>(_ body: (SQLiteConnection) throws -> T) -> Result<T, any Error>? {
+            if closed { return .failure(SQLiteError.closed) }
+            if connection == nil { connection = try? open() }
+            guard let connection else { return nil }
+            return Result { try body(connection) }
         }
 
         func close() {
@@ -45,6 +44,8 @@ extension SQLiteDatabase {
         for slot in readers {
             if let result = slot.run(wait: false, body) { return try result.get() }
         }
-        return try readers[0].run(wait: true, body)!.get()
+        // The first slot's connection is opened up front, so waiting for it always runs `body`.
+        guard let result = readers[0].run(wait: true, body) else { throw SQLiteError.closed }
+        return try result.get()
     }
 }

@@ -78,7 +78,6 @@ public final class SQLiteConnection {
         guard status == SQLITE_OK else { throw SQLiteError(resultCode: status, connection: connection) }
     }
 
-    /// The rowid of the last row inserted on this connection.
     /// Runs one transaction-control statement (`BEGIN`, `COMMIT`, `SAVEPOINT`, `RELEASE`)
     /// through the statement cache: every write runs several, and preparing them each
     /// time costs more than running them.
@@ -86,6 +85,7 @@ public final class SQLiteConnection {
         _ = try query(SQL(stringLiteral: text))
     }
 
+    /// The rowid of the last row inserted on this connection.
     public var lastInsertRowID: Int64 {
         handle.map { sqlite3_last_insert_rowid($0) } ?? 0
     }

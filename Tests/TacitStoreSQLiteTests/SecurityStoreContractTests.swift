@@ -61,7 +61,11 @@ struct SecurityStoreContractTests {
         let (store, directory) = try await make(backend)
         let start = Date(timeIntervalSince1970: 1_800_000_000)   // a multiple of 600 and of 60
         let short = RateLimit(5, per: 60), long = RateLimit(5, per: 600)
-        for index in 0..<1_050 { _ = try await store.consume("short-\(index)", short, at: start) }
+        // Written in parallel, so the SQLite writer commits them in a few group commits.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<1_050 { group.addTask { _ = try await store.consume("short-\(index)", short, at: start) } }
+            try await group.waitForAll()
+        }
         _ = try await store.consume("long", long, at: start)
         #expect(try await store.sweepRates(at: start.addingTimeInterval(59)) == 0)
         #expect(try await store.sweepRates(at: start.addingTimeInterval(60)) == 1_050)

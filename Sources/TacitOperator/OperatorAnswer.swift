@@ -34,10 +34,9 @@ public struct OperatorAnswer: Sendable, Equatable {
     }
 
     /// The query items to append to the caller's `redirect_uri`.
-    public func queryItems(key: [UInt8]) -> [URLQueryItem] {
-        [URLQueryItem(name: "result", value: result.rawValue), URLQueryItem(name: "session", value: session),
-         URLQueryItem(name: "state", value: state), URLQueryItem(name: "expires", value: String(Int(expires.timeIntervalSince1970))),
-         URLQueryItem(name: "sig", value: Base64.urlEncode(signature(key: key)))]
+    public func queryItems(key: [UInt8]) -> [(name: String, value: String)] {
+        [("result", result.rawValue), ("session", session), ("state", state),
+         ("expires", String(Int(expires.timeIntervalSince1970))), ("sig", Base64.urlEncode(signature(key: key)))]
     }
 
     /// Reads and checks an answer from a callback's query: nil when a field is missing

@@ -9,8 +9,7 @@ extension VirtualOperator {
     func gateway(_ request: HTTPRequest) async -> HTTPResponse {
         await hop()
         guard let session = request.pathParameters["session"], !session.isEmpty else { return Self.unknownSession }
-        guard let redirect = request.query["redirect_uri"], let target = URLComponents(string: redirect),
-              ["http", "https"].contains(target.scheme ?? ""), target.host != nil else {
+        guard let redirect = request.query["redirect_uri"], QueryString.isAbsoluteHTTP(redirect) else {
             return .problem(status: 400, type: "invalid-redirect-uri", title: "Invalid redirect_uri",
                             detail: "The gateway needs an absolute http(s) redirect_uri to send its answer to.")
         }
@@ -35,17 +34,7 @@ extension VirtualOperator {
         }
         let answer = OperatorAnswer(result: result, session: session, state: request.query["state"] ?? "",
                                     expires: now.addingTimeInterval(configuration.answerLifetime))
-        var components = target
-        components.queryItems = (target.queryItems ?? []) + answer.queryItems(key: configuration.signingKey)
-        return .redirect(location: Self.encodedURL(components))
-    }
-
-    /// `URLComponents` leaves `+` as it is in queries, where receivers read it as a
-    /// space: the base64url signature and state have none, but encode it to be safe.
-    static func encodedURL(_ components: URLComponents) -> String {
-        var components = components
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        return components.string ?? ""
+        return .redirect(location: QueryString.appending(answer.queryItems(key: configuration.signingKey), to: redirect))
     }
 
     static let unknownSession = HTTPResponse.problem(

@@ -129,4 +129,25 @@ struct OperatorCamaraTests {
         #expect(verdicts == ["not_cellular", "replayed"])
         await server.shutdown()
     }
+
+    @Test("the gateway refuses a redirect_uri that is not an absolute http(s) URL, and keeps the caller's own query")
+    func gatewayRedirectURI() async throws {
+        let clock = ManualClock()
+        let network = VirtualOperator(clock: clock)
+        let server = OperatorServer(network: network)
+        try server.start()
+        let request = SilentCheckRequest(verificationId: "v", step: 0, phoneNumber: "+99012345670", expiresAt: clock.now().addingTimeInterval(60))
+        guard case .issued(let url, _) = await network.begin(request) else { Issue.record("not issued"); await server.shutdown(); return }
+        for bad in ["", "%2Fcb", "ftp%3A%2F%2Fh%2Fcb", "http%3A%2F%2F", "javascript%3Aalert(1)"] {
+            let response = try await Self.cellular.send(CellularRequest(url: URL(string: url + "?redirect_uri=\(bad)&state=s")!))
+            #expect(response.status == 400, "\(bad)")
+            #expect(String(decoding: response.body, as: UTF8.self).contains("invalid-redirect-uri"))
+        }
+        let response = try await Self.cellular.send(CellularRequest(url: URL(string: url + "?redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb%3Fapp%3D1%23top&state=a%2Bb")!))
+        let location = try #require(response.header("location"))
+        #expect(location.hasPrefix("http://127.0.0.1/cb?app=1&result=match&session="))
+        #expect(location.contains("&state=a%2Bb&"))
+        #expect(location.hasSuffix("#top"))
+        await server.shutdown()
+    }
 }

@@ -109,11 +109,6 @@ struct SilentFlow: Sendable {
     }
 
     private func gatewayURL(_ check: CheckToken, state: String) -> String {
-        guard var components = URLComponents(string: check.operatorURL) else { return check.operatorURL }
-        components.queryItems = (components.queryItems ?? []) + [
-            URLQueryItem(name: "redirect_uri", value: keys.baseURL + "/v1/silent/callback"),
-            URLQueryItem(name: "state", value: state),
-        ]
-        return components.string ?? check.operatorURL
+        QueryString.appending([("redirect_uri", keys.baseURL + "/v1/silent/callback"), ("state", state)], to: check.operatorURL)
     }
 }

@@ -114,40 +114,51 @@ struct OperatorCamaraTests {
 
     @Test("the gateway answers a Wi-Fi fetch with a signed not_cellular verdict, and a second fetch as a replay")
     func gateway() async throws {
-        let clock = ManualClock()
-        let network = VirtualOperator(clock: clock)
-        let server = OperatorServer(network: network)
-        try server.start()
-        let request = SilentCheckRequest(verificationId: "v", step: 0, phoneNumber: "+99012345670", expiresAt: clock.now().addingTimeInterval(60))
-        guard case .issued(let url, _) = await network.begin(request) else { Issue.record("not issued"); await server.shutdown(); return }
-        var verdicts: [String] = []
-        for transport in [Self.wifi, Self.cellular] {
-            let response = try await transport.send(CellularRequest(url: URL(string: url + "?redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&state=s")!))
-            let query = URLComponents(string: response.header("location") ?? "")?.queryItems ?? []
-            verdicts.append(query.first { $0.name == "result" }?.value ?? "")
+        try await Self.withGatewayURL { url in
+            var verdicts: [String] = []
+            for transport in [Self.wifi, Self.cellular] {
+                let response = try await transport.send(CellularRequest(url: URL(string: url + "?redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&state=s")!))
+                let query = URLComponents(string: response.header("location") ?? "")?.queryItems ?? []
+                verdicts.append(query.first { $0.name == "result" }?.value ?? "")
+            }
+            #expect(verdicts == ["not_cellular", "replayed"])
         }
-        #expect(verdicts == ["not_cellular", "replayed"])
-        await server.shutdown()
     }
 
     @Test("the gateway refuses a redirect_uri that is not an absolute http(s) URL, and keeps the caller's own query")
     func gatewayRedirectURI() async throws {
+        try await Self.withGatewayURL { url in
+            for bad in ["", "%2Fcb", "ftp%3A%2F%2Fh%2Fcb", "http%3A%2F%2F", "javascript%3Aalert(1)"] {
+                let response = try await Self.cellular.send(CellularRequest(url: URL(string: url + "?redirect_uri=\(bad)&state=s")!))
+                #expect(response.status == 400, "\(bad)")
+                #expect(String(decoding: response.body, as: UTF8.self).contains("invalid-redirect-uri"))
+            }
+            let response = try await Self.cellular.send(CellularRequest(url: URL(string: url + "?redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb%3Fapp%3D1%23top&state=a%2Bb")!))
+            let location = try #require(response.header("location"))
+            #expect(location.hasPrefix("http://127.0.0.1/cb?app=1&result=match&session="))
+            #expect(location.contains("&state=a%2Bb&"))
+            #expect(location.hasSuffix("#top"))
+        }
+    }
+
+    /// Runs `body` with the gateway URL of a fresh check for `+99012345670` on an operator of its own.
+    static func withGatewayURL(_ body: (String) async throws -> Void) async throws {
         let clock = ManualClock()
         let network = VirtualOperator(clock: clock)
         let server = OperatorServer(network: network)
         try server.start()
         let request = SilentCheckRequest(verificationId: "v", step: 0, phoneNumber: "+99012345670", expiresAt: clock.now().addingTimeInterval(60))
-        guard case .issued(let url, _) = await network.begin(request) else { Issue.record("not issued"); await server.shutdown(); return }
-        for bad in ["", "%2Fcb", "ftp%3A%2F%2Fh%2Fcb", "http%3A%2F%2F", "javascript%3Aalert(1)"] {
-            let response = try await Self.cellular.send(CellularRequest(url: URL(string: url + "?redirect_uri=\(bad)&state=s")!))
-            #expect(response.status == 400, "\(bad)")
-            #expect(String(decoding: response.body, as: UTF8.self).contains("invalid-redirect-uri"))
+        guard case .issued(let url, _) = await network.begin(request) else {
+            Issue.record("not issued")
+            await server.shutdown()
+            return
         }
-        let response = try await Self.cellular.send(CellularRequest(url: URL(string: url + "?redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb%3Fapp%3D1%23top&state=a%2Bb")!))
-        let location = try #require(response.header("location"))
-        #expect(location.hasPrefix("http://127.0.0.1/cb?app=1&result=match&session="))
-        #expect(location.contains("&state=a%2Bb&"))
-        #expect(location.hasSuffix("#top"))
+        do {
+            try await body(url)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
         await server.shutdown()
     }
 }

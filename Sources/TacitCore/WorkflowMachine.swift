@@ -32,6 +32,14 @@ public struct WorkflowMachine {
         return Array(actions[before...])
     }
 
+    /// Keeps `verification:summary` the last event of a finished verification when an
+    /// event arrives after it (a webhook's delivery result for the final webhook): the
+    /// summary is recorded again after that event. Does nothing while pending.
+    public mutating func summarizeAgainIfFinished() {
+        guard verification.status != .pending else { return }
+        emit(Notes.summary(verification))
+    }
+
     /// Applies a code check and says how it went, for the API's answer.
     public mutating func check(matches: Bool) -> CheckResult {
         guard verification.status == .pending, let index = verification.currentStep else {

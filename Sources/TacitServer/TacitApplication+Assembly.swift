@@ -39,7 +39,7 @@ extension TacitApplication {
         let webhooks = WebhookDispatcher(
             store: store, clock: clock, settings: configuration.webhooks, transport: dependencies.webhookTransport,
             random: dependencies.random, wakeup: doorbell,
-            timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { _ in } })
+            timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { $0.summarizeAgainIfFinished() } })
         return Engine(runner: runner, webhooks: webhooks, security: security, metrics: metrics, hub: hub,
                       inbox: inbox, network: network, silentKeys: silentKeys)
     }

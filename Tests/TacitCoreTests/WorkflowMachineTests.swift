@@ -42,6 +42,20 @@ struct WorkflowMachineTests {
         #expect(machine.actions.contains(.cancelTimer))
     }
 
+    @Test("the summary is recorded again only once the verification has finished, and changes nothing else")
+    func summaryAgain() throws {
+        var f = MachineFixture([.sms])
+        try f.apply(.start(simSwapped: nil))
+        var pending = WorkflowMachine(f.verification, now: f.now)
+        pending.summarizeAgainIfFinished()
+        #expect(pending.actions.isEmpty)
+        try f.apply(.cancel)
+        var finished = WorkflowMachine(f.verification, now: f.now)
+        finished.summarizeAgainIfFinished()
+        #expect(finished.actions.labels == ["verification:summary"])
+        #expect(finished.verification == f.verification)
+    }
+
     @Test("a matching hash without an issued code for the active step never completes")
     func matchWithoutCodeFails() throws {
         var f = MachineFixture([.sms])

@@ -21,6 +21,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxInFlight = 2048
     /// Rate limits, destination lists and abuse guards.
     public var security = SecurityConfiguration()
+    /// How often ended rate-limit counters and old idempotency records are deleted.
+    public var housekeepingInterval: TimeInterval = 600
+    /// How long an `Idempotency-Key` replays its first response, at least.
+    public var idempotencyRetention: TimeInterval = 86_400
     /// Webhook endpoints and delivery settings.
     public var webhooks = WebhookSettings()
     /// Secrets for verifying provider callbacks.

@@ -68,16 +68,19 @@ public final class TacitApplication: Sendable {
         engine.network?.baseURL = configuration.baseURL(port: server.port)
         // Pending timers are re-armed from the store after the server is up, so readiness
         // doesn't wait on them: overdue ones fire as soon as they are loaded. The scheduler
-        // the webhook worker and the rate-limit sweeper are the long-running tasks the
-        // application owns; shutdown cancels them.
-        let store = self.store, runner = engine.runner, webhooks = engine.webhooks, security = engine.security
+        // the webhook worker and the housekeeper are the long-running tasks the application
+        // owns; shutdown cancels them.
+        let store = self.store, runner = engine.runner, webhooks = engine.webhooks
+        let housekeeper = Housekeeper(store: store, rates: engine.security.rateLimitStore, clock: dependencies.clock,
+                                      interval: configuration.housekeepingInterval,
+                                      idempotencyRetention: configuration.idempotencyRetention)
         let rearmed = Task { await Self.rearm(runner.timers, from: store) }
         let scheduler = Task {
             await rearmed.value
             await runner.timers.run { id in await runner.timerFired(id) }
         }
         let webhookTask = Task { await webhooks.run() }
-        let sweeper = Task { await security.sweepRateLimits() }
+        let sweeper = Task { await housekeeper.run() }
         state.withLock {
             $0 = Running(server: server, scheduler: scheduler, rearmed: rearmed, runner: runner,
                          webhooks: webhooks, webhookTask: webhookTask, sweeper: sweeper, inbox: engine.inbox)

@@ -34,6 +34,9 @@ public protocol VerificationStore: OutboxStore {
     func deadlines(limit: Int) async throws -> [Deadline]
 
     func idempotencyRecord(key: String) async throws -> IdempotencyRecord?
+    /// Deletes idempotency records created before `cutoff`; returns how many. Their keys
+    /// may then be used again.
+    func sweepIdempotency(createdBefore cutoff: Date) async throws -> Int
     /// Keeps the response of the request that inserted the record, for repeats.
     func saveIdempotentResponse(key: String, status: Int, sealedBody: [UInt8]) async throws
 

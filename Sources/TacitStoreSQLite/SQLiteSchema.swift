@@ -87,5 +87,8 @@ enum SQLiteSchema {
             UPDATE rate_limits SET expires_at = window_start + 86400;
             CREATE INDEX rate_limits_expiry ON rate_limits(expires_at);
             """),
+        Migration("013_idempotency_age", sql: """
+            CREATE INDEX idempotency_created ON idempotency(created_at);
+            """),
     ])
 }

@@ -11,6 +11,23 @@ extension SQLiteVerificationStore {
         }
     }
 
+    /// A thousand at a time, through the `created_at` index, so no single write holds the writer long.
+    public func sweepIdempotency(createdBefore cutoff: Date) async throws -> Int {
+        let before = cutoff.timeIntervalSince1970
+        var total = 0
+        while true {
+            let deleted = try await database.write { db -> Int in
+                try db.execute("""
+                    DELETE FROM idempotency WHERE key IN
+                        (SELECT key FROM idempotency WHERE created_at < \(before) LIMIT \(Self.sweepBatch))
+                    """)
+                return db.changes
+            }
+            total += deleted
+            if deleted < Self.sweepBatch { return total }
+        }
+    }
+
     public func saveIdempotentResponse(key: String, status: Int, sealedBody: [UInt8]) async throws {
         try await database.write { db in
             try db.execute("UPDATE idempotency SET status = \(status), body = \(sealedBody) WHERE key = \(key)")

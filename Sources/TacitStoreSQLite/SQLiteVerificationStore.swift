@@ -34,7 +34,7 @@ public final class SQLiteVerificationStore: VerificationStore {
                     do {
                         try db.execute("""
                             INSERT INTO idempotency (key, request_hash, status, body, created_at)
-                            VALUES (\(idempotency.key), \(idempotency.requestHash), 0, \([UInt8]()), \(at.timeIntervalSince1970))
+                            VALUES (\(idempotency.key), \(idempotency.requestHash), 0, \([UInt8]()), \(idempotency.createdAt.timeIntervalSince1970))
                             """)
                     } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.idempotencyKeyReused }
                 }

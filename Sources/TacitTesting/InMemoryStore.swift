@@ -78,6 +78,14 @@ public final class InMemoryStore: VerificationStore {
         state.withLock { $0.idempotency[key] }
     }
 
+    public func sweepIdempotency(createdBefore cutoff: Date) async throws -> Int {
+        state.withLock { state in
+            let before = state.idempotency.count
+            state.idempotency = state.idempotency.filter { $0.value.createdAt >= cutoff }
+            return before - state.idempotency.count
+        }
+    }
+
     public func saveIdempotentResponse(key: String, status: Int, sealedBody: [UInt8]) async throws {
         state.withLock { state in
             state.idempotency[key]?.status = status

@@ -89,29 +89,3 @@ struct SecurityPumpingTests {
         #expect(metrics.contains("tacit_send_conversion_ratio 0.166"))
     }
 }
-
-@Suite("Rate-limit sweeping")
-struct RateLimitSweepTests {
-    @Test("the sweeper forgets ended windows on its own schedule and keeps counting ones")
-    func sweeperRunsOnTheClock() async throws {
-        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
-        let store = InMemoryStore()
-        let limiter = RateLimiter(store: store, fields: SealedFields(sealKey: Array(repeating: 1, count: 32), indexKey: Array(repeating: 2, count: 32)))
-        _ = try await limiter.consume("start-number", "+447911123456", RateLimit(3, per: 60), at: clock.now())
-        _ = try await limiter.consume("send", "+447911123456", RateLimit(3, per: 3_600), at: clock.now())
-        let sweeper = Task { await limiter.sweepEnded(clock: clock, every: 600) }
-        defer { sweeper.cancel() }
-        await Self.untilAsleep(clock)
-        clock.advance(by: 600)
-        // The sweep is the sweeper's next step after waking; it then sleeps again.
-        await Self.untilAsleep(clock)
-        #expect(try await limiter.hits("start-number", "+447911123456", RateLimit(3, per: 60), at: clock.now()) == 0)
-        #expect(try await limiter.hits("send", "+447911123456", RateLimit(3, per: 3_600), at: clock.now()) == 1)
-        #expect(try await store.sweepRates(at: clock.now()) == 0, "the ended counter is already gone")
-    }
-
-    /// Yields (a bounded number of times) until something sleeps on `clock`.
-    static func untilAsleep(_ clock: ManualClock) async {
-        for _ in 0..<100_000 where clock.sleeperCount == 0 { await Task.yield() }
-    }
-}

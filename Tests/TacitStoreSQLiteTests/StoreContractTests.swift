@@ -157,4 +157,30 @@ struct StoreContractTests {
         #expect(try await store.setSettingIfAbsent("s", [2]) == [1])
         #expect(try await store.setting("s") == [1])
     }
+
+    @Test("idempotency records older than the cutoff are swept, past one delete batch, and their keys can be used again", arguments: Kind.allCases)
+    func idempotencySweep(kind: Kind) async throws {
+        let (store, _) = try await Self.make(kind)
+        // Written in parallel, so the SQLite writer commits them in a few group commits.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<1_010 {
+                group.addTask {
+                    var v = Self.verification("v\(index)", "+9901234\(String(format: "%05d", index))")
+                    v.status = .cancelled
+                    let age: TimeInterval = index < 1_005 ? 100 : 0
+                    let record = IdempotencyRecord(key: "k\(index)", requestHash: [1], status: 0, sealedBody: [],
+                                                   createdAt: Self.now.addingTimeInterval(-age))
+                    _ = try await store.insert(v, events: [], at: Self.now, idempotency: record)
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.sweepIdempotency(createdBefore: Self.now.addingTimeInterval(-100)) == 0)
+        #expect(try await store.sweepIdempotency(createdBefore: Self.now.addingTimeInterval(-50)) == 1_005)
+        #expect(try await store.idempotencyRecord(key: "k0") == nil)
+        #expect(try await store.idempotencyRecord(key: "k1009") != nil)
+        let reused = IdempotencyRecord(key: "k0", requestHash: [2], status: 0, sealedBody: [], createdAt: Self.now)
+        _ = try await store.insert(Self.verification("again", "+99012345699"), events: [], at: Self.now, idempotency: reused)
+        #expect(try await store.idempotencyRecord(key: "k0")?.requestHash == [2])
+    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Synchronization
-import TacitCore
 import TacitStore
 
 /// Counts hits against the store's shared counters. Subjects (numbers, addresses,
@@ -31,19 +30,6 @@ struct RateLimiter: Sendable {
 
     func reset(_ kind: String, _ subject: String) async throws {
         try await store.resetRate(key(kind, subject))
-    }
-
-    /// Every `interval`, forgets the counters whose window has ended, until cancelled.
-    /// Without it every number, address and key ever counted would stay stored.
-    func sweepEnded(clock: any TacitClock, every interval: TimeInterval) async {
-        while !Task.isCancelled {
-            do { try await clock.sleep(until: clock.now().addingTimeInterval(interval)) } catch { return }
-            do {
-                _ = try await store.sweepRates(at: clock.now())
-            } catch {
-                FileHandle.standardError.write(Data("tacit: ended rate-limit counters could not be swept yet (\(error))\n".utf8))
-            }
-        }
     }
 }
 

@@ -18,8 +18,6 @@ public struct SecurityConfiguration: Sendable, Equatable {
     /// How long a run of failures is remembered without a success; a refused number
     /// may try again when it ends.
     public var failedChecksWindow: TimeInterval = 86_400
-    /// How often counters whose window has ended are deleted.
-    public var rateLimitSweepInterval: TimeInterval = 600
 
     /// Destination lists; see `DestinationPolicy`.
     public var destinations = DestinationPolicy()

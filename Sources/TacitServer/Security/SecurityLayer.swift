@@ -35,10 +35,8 @@ struct SecurityLayer: Sendable {
         self.log = log
     }
 
-    /// Sweeps ended rate-limit counters until cancelled: the application's long-running task for it.
-    func sweepRateLimits() async {
-        await limiter.sweepEnded(clock: clock, every: configuration.rateLimitSweepInterval)
-    }
+    /// Where the limits count: the store's shared counters, or this process's own.
+    var rateLimitStore: any RateLimitStore { limiter.store }
 
     /// `sender` behind the destination lists and the per-number send limit.
     func guarding(_ sender: any MessageSender) -> any MessageSender {

@@ -31,22 +31,27 @@ extension SQLiteVerificationStore: RateLimitStore {
         try await database.write { db in try db.execute("DELETE FROM rate_limits WHERE key = \(key)") }
     }
 
-    /// Deletes ended counters a thousand at a time, so no single write holds the writer long.
     public func sweepRates(at: Date) async throws -> Int {
-        let now = at.timeIntervalSince1970
+        try await deleteInBatches("""
+            DELETE FROM rate_limits WHERE key IN
+                (SELECT key FROM rate_limits WHERE expires_at <= \(at.timeIntervalSince1970) LIMIT \(Self.sweepBatch))
+            """)
+    }
+
+    /// Rows one sweeping write deletes at most, so no single write holds the writer long.
+    static let sweepBatch = 1_000
+
+    /// Runs `delete`, which removes at most `sweepBatch` rows, until a round removes fewer;
+    /// returns how many rows went in all.
+    func deleteInBatches(_ delete: SQL) async throws -> Int {
         var total = 0
         while true {
             let deleted = try await database.write { db -> Int in
-                try db.execute("""
-                    DELETE FROM rate_limits WHERE key IN
-                        (SELECT key FROM rate_limits WHERE expires_at <= \(now) LIMIT \(Self.sweepBatch))
-                    """)
+                try db.execute(delete)
                 return db.changes
             }
             total += deleted
             if deleted < Self.sweepBatch { return total }
         }
     }
-
-    static let sweepBatch = 1_000
 }

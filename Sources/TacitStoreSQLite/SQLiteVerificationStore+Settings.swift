@@ -11,21 +11,12 @@ extension SQLiteVerificationStore {
         }
     }
 
-    /// A thousand at a time, through the `created_at` index, so no single write holds the writer long.
+    /// Through the `created_at` index, a batch at a time.
     public func sweepIdempotency(createdBefore cutoff: Date) async throws -> Int {
-        let before = cutoff.timeIntervalSince1970
-        var total = 0
-        while true {
-            let deleted = try await database.write { db -> Int in
-                try db.execute("""
-                    DELETE FROM idempotency WHERE key IN
-                        (SELECT key FROM idempotency WHERE created_at < \(before) LIMIT \(Self.sweepBatch))
-                    """)
-                return db.changes
-            }
-            total += deleted
-            if deleted < Self.sweepBatch { return total }
-        }
+        try await deleteInBatches("""
+            DELETE FROM idempotency WHERE key IN
+                (SELECT key FROM idempotency WHERE created_at < \(cutoff.timeIntervalSince1970) LIMIT \(Self.sweepBatch))
+            """)
     }
 
     public func saveIdempotentResponse(key: String, status: Int, sealedBody: [UInt8]) async throws {

@@ -14,9 +14,9 @@ import Synchronization
 /// only that write, and every caller resumes only after the shared COMMIT. Under load this
 /// writes each hot page to the WAL once per batch instead of once per write.
 ///
-/// Reads run on the caller's thread, on the first free reader connection: a read is a
-/// short B-tree lookup that never waits for the writer (in WAL mode a reader sees the last
-/// committed state), and a hop to another thread and back would cost more than the read.
+/// Reads run on the caller's thread, on the first free reader connection: nearly every read
+/// is a short B-tree lookup that never waits for the writer (in WAL mode a reader sees the
+/// last committed state), and a hop to another thread and back would cost more than it.
 // @unchecked Sendable: the writer connection is only touched from the writer's serial
 // queue; each reader only under its slot's lock.
 public final class SQLiteDatabase: @unchecked Sendable {
@@ -33,8 +33,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
     private let checkpointQueue = DispatchQueue(label: "tacit.sqlite.checkpoint")
     private let checkpointState = Mutex((batchesSince: 0, running: false))
     /// Batches committed between checkpoints. Rarer checkpoints copy hot pages fewer times,
-    /// but each then ends in a longer fsync that the writer's own writes queue behind:
-    /// at 128 the create p99 at half load rose from about 14 to 19 ms for no throughput.
+    /// but each then writes and syncs more at once, and that disk traffic slows the writer's
+    /// own writes: at 128 the create p99 at half load rose from about 14 to 19 ms, for no throughput.
     static let checkpointEvery = 32
     /// The most writes one group commit takes.
     static let maxBatch = 64

@@ -17,4 +17,15 @@ struct RouteTable: Sendable {
             return response
         }
     }
+
+    /// Adds a handler that answers by throwing: an `APIProblem` becomes its problem+json
+    /// response; anything else is the server's fault, a 503 without internals, never a crash.
+    mutating func add(_ method: String, _ pattern: String,
+                      throwing handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
+        add(method, pattern) { request in
+            do { return try await handler(request) }
+            catch let problem as APIProblem { return problem.response }
+            catch { return APIProblem.unavailable.response }
+        }
+    }
 }

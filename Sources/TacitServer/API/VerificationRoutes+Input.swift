@@ -6,21 +6,6 @@ import TacitPhone
 import TacitStore
 
 extension VerificationRoutes {
-    /// Runs a handler, turning thrown problems into problem+json responses. Anything
-    /// else thrown is the server's fault: a 503 without internals, never a crash.
-    func respond(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> @Sendable (HTTPRequest) async -> HTTPResponse {
-        { request in
-            do { return try await handler(request) }
-            catch let problem as APIProblem { return problem.response }
-            catch { return APIProblem.unavailable.response }
-        }
-    }
-
-    func id(_ request: HTTPRequest) throws(APIProblem) -> String {
-        try request.verificationID()
-    }
-
-
     func parsePhone(_ start: StartRequest) throws(APIProblem) -> PhoneNumber {
         do {
             return try phones.parse(start.phoneNumber, defaultRegion: start.country, allowVirtualRange: allowVirtualRange)

@@ -15,11 +15,11 @@ struct VerificationRoutes: Sendable {
     let allowVirtualRange: Bool
 
     func register(_ router: inout RouteTable) {
-        router.add("POST", "/v1/verifications") { await respond { try await create($0) }($0) }
-        router.add("GET", "/v1/verifications/:id") { await respond { try await state($0) }($0) }
-        router.add("POST", "/v1/verifications/:id/check") { await respond { try await check($0) }($0) }
-        router.add("POST", "/v1/verifications/:id/next") { await respond { try await next($0) }($0) }
-        router.add("DELETE", "/v1/verifications/:id") { await respond { try await cancel($0) }($0) }
+        router.add("POST", "/v1/verifications", throwing: create)
+        router.add("GET", "/v1/verifications/:id", throwing: state)
+        router.add("POST", "/v1/verifications/:id/check", throwing: check)
+        router.add("POST", "/v1/verifications/:id/next", throwing: next)
+        router.add("DELETE", "/v1/verifications/:id", throwing: cancel)
     }
 
     func create(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -50,13 +50,13 @@ struct VerificationRoutes: Sendable {
     }
 
     func state(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let verification = try await store.verification(id: try id(request)) else { throw APIProblem.notFound }
+        guard let verification = try await store.verification(id: try request.verificationID()) else { throw APIProblem.notFound }
         return .json(bytes: VerificationBody(verification).bytes)
     }
 
     func check(_ request: HTTPRequest) async throws -> HTTPResponse {
         try request.requireJSON()
-        let id = try id(request)
+        let id = try request.verificationID()
         var json = try JSONRequest(body: request.body)
         let code = json.string("code", required: true)
         try json.finish()
@@ -78,7 +78,7 @@ struct VerificationRoutes: Sendable {
     }
 
     func next(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try id(request)
+        let id = try request.verificationID()
         let event = EventDraft("api:next", note: "The app asked to skip to the next step now (POST /v1/verifications/{id}/next).")
         let outcome: WorkflowRunner.Outcome<Void>?
         do {
@@ -94,7 +94,7 @@ struct VerificationRoutes: Sendable {
     }
 
     func cancel(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try id(request)
+        let id = try request.verificationID()
         let event = EventDraft("api:cancel", note: "The app cancelled the verification (DELETE /v1/verifications/{id}).")
         do {
             guard try await runner.transition(id, events: [event], { try $0.handle(.cancel) }) != nil else { throw APIProblem.notFound }

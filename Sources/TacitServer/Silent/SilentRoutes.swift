@@ -9,17 +9,10 @@ struct SilentRoutes: Sendable {
 
     func register(_ router: inout RouteTable) {
         let flow = self.flow
-        router.add("GET", "/v1/silent/checks/:token") { await Self.respond($0) { try await flow.open($0) } }
-        router.add("GET", "/v1/silent/callback") { await Self.respond($0) { try await flow.callback($0) } }
+        router.add("GET", "/v1/silent/checks/:token", throwing: flow.open)
+        router.add("GET", "/v1/silent/callback", throwing: flow.callback)
         if let devHandsets {
-            router.add("POST", "/v1/dev/handsets/:number/silent-check") { await Self.respond($0) { try await devHandsets.run($0) } }
+            router.add("POST", "/v1/dev/handsets/:number/silent-check", throwing: devHandsets.run)
         }
-    }
-
-    /// Thrown problems become problem+json; anything else is the server's fault (503, no internals).
-    static func respond(_ request: HTTPRequest, _ handler: (HTTPRequest) async throws -> HTTPResponse) async -> HTTPResponse {
-        do { return try await handler(request) }
-        catch let problem as APIProblem { return problem.response }
-        catch { return APIProblem.unavailable.response }
     }
 }

@@ -5,20 +5,6 @@ import TacitHTTP
 import TacitStore
 
 extension TimelineRoutes {
-    /// Runs a handler, turning thrown problems into problem+json. Anything else is the
-    /// server's fault: a 503 without internals.
-    func respond(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> @Sendable (HTTPRequest) async -> HTTPResponse {
-        { request in
-            do { return try await handler(request) }
-            catch let problem as APIProblem { return problem.response }
-            catch { return APIProblem.unavailable.response }
-        }
-    }
-
-    func requestID(_ request: HTTPRequest) throws(APIProblem) -> String {
-        try request.verificationID()
-    }
-
     /// Where a read starts: `Last-Event-ID` (an SSE reconnect) wins over `?after=`.
     func resumePoint(_ request: HTTPRequest) throws(APIProblem) -> Int {
         if let lastEventID = request.header("last-event-id"), !lastEventID.isEmpty {

@@ -17,14 +17,14 @@ struct TimelineRoutes: Sendable {
     static let readLimit = 10_000
 
     func register(_ router: inout RouteTable) {
-        router.add("GET", "/v1/verifications/:id/events") { await respond { try await events($0) }($0) }
-        router.add("POST", "/v1/verifications/:id/events") { await respond { try await deviceEvent($0) }($0) }
-        router.add("GET", "/v1/verifications/:id/timeline") { await respond { try await timeline($0) }($0) }
+        router.add("GET", "/v1/verifications/:id/events", throwing: events)
+        router.add("POST", "/v1/verifications/:id/events", throwing: deviceEvent)
+        router.add("GET", "/v1/verifications/:id/timeline", throwing: timeline)
     }
 
     /// JSON by default; an SSE stream when the client accepts `text/event-stream`.
     func events(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try requestID(request)
+        let id = try request.verificationID()
         let after = try resumePoint(request)
         guard try await store.verification(id: id) != nil else { throw APIProblem.notFound }
         if request.header("accept")?.lowercased().contains("text/event-stream") == true {
@@ -37,7 +37,7 @@ struct TimelineRoutes: Sendable {
 
     /// `GET …/timeline`: the export, with the summary and per-stage durations.
     func timeline(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try requestID(request)
+        let id = try request.verificationID()
         guard let verification = try await store.verification(id: id) else { throw APIProblem.notFound }
         let events = try await store.events(id: id, after: 0, limit: Self.readLimit)
         let export = TimelineExport(verification, events: events, exportedAt: runner.clock.now())
@@ -47,7 +47,7 @@ struct TimelineRoutes: Sendable {
     /// `POST …/events`: a device's own observation, merged into the same sequence.
     /// It never changes the workflow, and the client token's life ends with its verification.
     func deviceEvent(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let id = try requestID(request)
+        let id = try request.verificationID()
         let token = try bearerToken(request)
         let verification = try await ClientTokenAuthority(store: store, secrets: secrets).authorize(token, id: id)
         try request.requireJSON()

@@ -39,6 +39,12 @@ public struct HTTPRequest: Sendable {
         self.routePattern = routePattern
     }
 
+    /// The path's non-empty `/`-separated segments, split byte by byte.
+    public var pathSegments: [Substring] { Self.segments(of: path) }
+
+    /// A path's non-empty `/`-separated segments, split byte by byte.
+    public static func segments(of path: String) -> [Substring] { RoutePattern.split(path) }
+
     /// The value of a header, looked up case-insensitively.
     public func header(_ name: String) -> String? {
         if let value = headers[name] { return value }

@@ -19,26 +19,55 @@ struct RoutePattern: Sendable {
         }
     }
 
+    /// The non-empty `/`-separated segments, split byte by byte (`/` is ASCII, so every
+    /// cut falls on a character boundary).
     static func split(_ path: String) -> [Substring] {
-        path.split(separator: "/", omittingEmptySubsequences: true)
+        var segments: [Substring] = []
+        let bytes = path.utf8
+        var start = bytes.startIndex
+        var index = start
+        while index != bytes.endIndex {
+            if bytes[index] == UInt8(ascii: "/") {
+                if start != index { segments.append(path[start..<index]) }
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        if start != bytes.endIndex { segments.append(path[start..<bytes.endIndex]) }
+        return segments
+    }
+
+    /// Whether `parts` has this pattern's shape: its literals in place and a segment for
+    /// each parameter. Checked before anything is captured, as most patterns don't match.
+    private func fits(_ parts: [Substring]) -> Bool {
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .rest: return true
+            case .literal(let literal):
+                guard index < parts.count, parts[index].utf8.elementsEqual(literal.utf8) else { return false }
+            case .parameter:
+                guard index < parts.count else { return false }
+            }
+        }
+        return parts.count == segments.count
     }
 
     /// The captured parameters when `path` matches, else nil.
     func match(_ parts: [Substring]) -> [String: String]? {
+        guard fits(parts) else { return nil }
         var captured: [String: String] = [:]
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .rest(let name):
                 captured[name] = parts.dropFirst(index).joined(separator: "/")
                 return captured
-            case .literal(let literal):
-                guard index < parts.count, parts[index] == literal else { return nil }
+            case .literal:
+                continue
             case .parameter(let name):
-                guard index < parts.count else { return nil }
                 captured[name] = String(parts[index])
             }
         }
-        return parts.count == segments.count ? captured : nil
+        return captured
     }
 
     /// Orders overlapping patterns: literals beat parameters, which beat a rest tail,

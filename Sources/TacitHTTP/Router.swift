@@ -26,7 +26,7 @@ public struct Router: Sendable {
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         // A method no route takes (TRACE, an unknown token) is a client error on that path:
         // 405 where the path exists, 404 where it doesn't, never a 5xx.
-        let parts = RoutePattern.split(request.path)
+        let parts = request.pathSegments
         let matches = routes.compactMap { route in route.pattern.match(parts).map { (route, $0) } }
         if let (route, parameters) = best(matches, for: request.method) {
             var request = request
@@ -44,7 +44,7 @@ public struct Router: Sendable {
     /// The pattern `request` would be routed to, without running it; for labelling
     /// metrics around the router.
     public func routePattern(for request: HTTPRequest) -> String? {
-        let parts = RoutePattern.split(request.path)
+        let parts = request.pathSegments
         let matches = routes.compactMap { route in route.pattern.match(parts).map { (route, $0) } }
         return best(matches, for: request.method)?.0.pattern.text
     }

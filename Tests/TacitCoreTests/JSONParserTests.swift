@@ -47,4 +47,13 @@ struct TokenScrubTests {
         #expect(Redactor.scrub("the token ct_abcdefghijklmnop leaked") == "the token [redacted] leaked")
         #expect(Redactor.scrub("url=/v1/silent/checks/cu_abcdefghijklmnop") == "[redacted]")
     }
+
+    @Test("strings the writer copies whole or escapes read back the same", arguments: [
+        "plain ascii", "", "caf\u{e9} \u{1F600}", "quote \" and backslash \\", "line\nbreak\r\ttab", "nul \u{0} bell \u{7}",
+    ])
+    func writerStrings(_ text: String) throws {
+        var writer = JSONWriter()
+        writer.object([("k", .string(text))])
+        #expect(try JSONParser.parse(writer.bytes) == .object(["k": .string(text)]))
+    }
 }

@@ -17,4 +17,13 @@ struct TextShapeTests {
     func asciiDigits(text: String, expected: Bool) {
         #expect(text.isASCIIDigits == expected)
     }
+
+    @Test("a case-insensitive search matches ASCII case only", arguments: [
+        ("Application/XML; charset=utf-8", "xml", true), ("multipart/form-data", "multipart/", true),
+        ("application/json", "xml", false), ("", "xml", false), ("xm", "xml", false), ("TEXT/HTML", "text/html", true),
+        ("application/\u{0130}ml", "xml", false), ("text/htm", "text/html", false),
+    ])
+    func caseInsensitiveSearch(text: String, needle: String, expected: Bool) {
+        #expect(text.containsASCIICaseInsensitive(needle) == expected)
+    }
 }

@@ -5,9 +5,9 @@ extension HTTPRequest {
     /// Bodies are JSON. A missing or generic Content-Type is tolerated (curl's `-d`
     /// sends form encoding by default); a type that is clearly something else is refused.
     func requireJSON() throws(APIProblem) {
-        guard let type = header("content-type")?.lowercased() else { return }
+        guard let type = header("content-type") else { return }
         let refused = ["multipart/", "xml", "text/html", "application/octet-stream"]
-        if refused.contains(where: type.contains) { throw .unsupportedMediaType }
+        if refused.contains(where: type.containsASCIICaseInsensitive) { throw .unsupportedMediaType }
     }
 
     /// The `{id}` path parameter when it has a verification id's shape; any other is unknown.

@@ -13,18 +13,18 @@ enum AccessRule: Equatable {
     case api(scope: String, id: String?, device: String?)
 
     init(method: String, path: String, dev: Bool) {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        let parts = HTTPRequest.segments(of: path)
         guard parts.first == "v1", path != "/v1/openapi.json" else { self = .open; return }
-        if parts.count > 1, Self.selfAuthenticating.contains(parts[1]) { self = .open; return }
+        if parts.count > 1, Self.selfAuthenticating.contains(String(parts[1])) { self = .open; return }
         if parts.count > 1, parts[1] == "dev" {
             self = dev ? .api(scope: Scope.write, id: nil, device: nil) : .hidden
             return
         }
         let scope = method == "GET" || method == "HEAD" ? Scope.read : Scope.write
         guard parts.count >= 3, parts[1] == "verifications" else { self = .api(scope: scope, id: nil, device: nil); return }
-        let tail = parts.count == 4 && method == "POST" ? parts[3] : nil
+        let tail = parts.count == 4 && method == "POST" ? String(parts[3]) : nil
         let device = tail == "events" ? Scope.deviceEvents : tail == "check" ? Scope.silentAuthSubmit : nil
-        self = .api(scope: scope, id: parts[2], device: device)
+        self = .api(scope: scope, id: String(parts[2]), device: device)
     }
 }
 

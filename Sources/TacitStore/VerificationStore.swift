@@ -23,6 +23,9 @@ public protocol VerificationStore: OutboxStore {
 
     /// Reads the verification, lets `body` change it, and writes the change and the
     /// events and outbox rows `body` returns, all in one transaction. nil when the id is unknown.
+    /// The write happens only if the verification is still in the state `body` saw; a
+    /// store may run `body` again on a newer state, so `body` must not act outside the
+    /// change it returns. When `body` throws, nothing is written.
     func update<T: Sendable>(
         id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
     ) async throws -> StoreUpdateResult<T>?

@@ -6,7 +6,10 @@ import TacitStore
 /// sealed by `FieldProtection`; events are stored already redacted.
 public final class SQLiteVerificationStore: VerificationStore {
     let database: SQLiteDatabase
-    private let protection: LazyProtection
+    let protection: LazyProtection
+    /// The last state read or written of recently used verifications: where `update`
+    /// starts, instead of reading the row again.
+    let recent = RecentStates()
 
     /// `protection` may be set after opening (the keys live in the store's own settings).
     public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws {
@@ -26,10 +29,13 @@ public final class SQLiteVerificationStore: VerificationStore {
         let fields = try protection.get()
         let index = fields.index(verification.phoneNumber)
         let sealed = fields.seal(Array(verification.phoneNumber.utf8))
-        return try await database.write { db in
+        // Everything but the statements is worked out before the writer's turn.
+        var stored = verification
+        let recorded = stored.record(events, at: at)
+        let rendered = recorded.map(RenderedEvent.init)
+        let record = VerificationRecord.encode(stored)
+        let written = try await database.write { [stored] db in
             try db.transaction {
-                var stored = verification
-                let written = stored.record(events, at: at)
                 if let idempotency {
                     do {
                         try db.execute("""
@@ -43,48 +49,25 @@ public final class SQLiteVerificationStore: VerificationStore {
                         INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, client_token_hash)
                         VALUES (\(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
                                 \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq),
-                                \(VerificationRecord.encode(stored)), \(stored.clientTokenHash))
+                                \(record), \(stored.clientTokenHash))
                         """)
                 } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.concurrentVerification }
-                try Self.append(written, db)
+                try Self.append(rendered, db)
                 try Self.append(outbox, db)
-                return written
+                return recorded
             }
         }
+        recent.put(stored.id, Snapshot(stored, record: record), stored)
+        return written
     }
 
     public func verification(id: String) async throws -> Verification? {
         let fields = try protection.get()
         let rows = try await database.read { db in try db.query("SELECT * FROM verifications WHERE id = \(id)") }
-        return try rows.first.map { try Self.verification($0, fields) }
-    }
-
-    public func update<T: Sendable>(
-        id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
-    ) async throws -> StoreUpdateResult<T>? {
-        let fields = try protection.get()
-        return try await database.write { db in
-                try db.transaction {
-                    guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id)").first else { return nil }
-                    var verification = try Self.verification(row, fields)
-                    let before = (verification.status, verification.deadline)
-                    let change = try body(&verification)
-                    let written = verification.record(change.events, at: at)
-                    // The partial indexes read `status` and `deadline`: naming them only when
-                    // they change leaves those indexes' pages out of the commit.
-                    let indexed: SQL = before == (verification.status, verification.deadline) ? "" : """
-                        status = \(verification.status.rawValue), deadline = \(verification.deadline?.timeIntervalSince1970),
-                        """
-                    try db.execute("""
-                        UPDATE verifications SET \(indexed) updated_at = \(at.timeIntervalSince1970),
-                            last_seq = \(verification.lastSeq), record = \(VerificationRecord.encode(verification))
-                        WHERE id = \(id)
-                        """)
-                    try Self.append(written, db)
-                    try Self.append(change.outbox, db)
-                    return StoreUpdateResult(result: change.result, verification: verification, events: written)
-                }
-        }
+        guard let row = rows.first else { return nil }
+        let verification = try Self.verification(row, fields)
+        recent.put(id, try Snapshot(row), verification)
+        return verification
     }
 
     public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
@@ -106,9 +89,17 @@ public final class SQLiteVerificationStore: VerificationStore {
         try await database.read { db in try db.query("SELECT COUNT(*) AS n FROM verifications WHERE status = 'pending'").first?.int("n") ?? 0 }
     }
 
-    static func append(_ events: [TimelineEvent], _ db: SQLiteConnection) throws {
+    /// An event with its JSON written, ready to insert.
+    struct RenderedEvent: Sendable {
+        let requestId: String
+        let seq: Int
+        let body: [UInt8]
+        init(_ event: TimelineEvent) { (requestId, seq, body) = (event.requestId, event.seq, event.jsonBytes) }
+    }
+
+    static func append(_ events: [RenderedEvent], _ db: SQLiteConnection) throws {
         for event in events {
-            try db.execute("INSERT INTO events (request_id, seq, body) VALUES (\(event.requestId), \(event.seq), \(event.jsonBytes))")
+            try db.execute("INSERT INTO events (request_id, seq, body) VALUES (\(event.requestId), \(event.seq), \(event.body))")
         }
     }
 

@@ -1,0 +1,152 @@
+import Foundation
+import Synchronization
+import TacitCore
+import TacitStore
+
+/// Updates are worked out before the writer's turn. The row is read on the caller's
+/// thread, and `body`, the events' JSON and the record's encoding run there. The writer
+/// then only confirms that the row is still exactly as read, and writes.
+///
+/// The writer is the store's one serial resource, so the state machine, code hashing,
+/// unsealing and JSON no longer queue behind each other there. The confirmation and the
+/// write are one transaction, so a check is still checked and consumed atomically. Of
+/// fifty parallel right codes, one finds the row as it read it; the others find it
+/// changed, read it again, and see the verification completed.
+///
+/// The first attempt starts from the state this store last read or wrote for the id, when
+/// it still has it (a check's security gate has just read it; a create's delivery follows
+/// the create), so it reads nothing. That state is only a starting point: the writer
+/// confirms it against the row like any other, and when `body` refuses it, the refusal
+/// is checked on a fresh read.
+///
+/// A row that changes between the read and the write is read again. After
+/// `optimisticAttempts` such races, the change runs inside the writer on the row as it
+/// stands, so a contended verification still makes progress.
+extension SQLiteVerificationStore {
+    static let optimisticAttempts = 2
+
+    /// The columns a change is worked out from: equal snapshots are the same state.
+    struct Snapshot: Equatable, Sendable {
+        let status: String
+        let deadline: Double?
+        let lastSeq: Int
+        let record: [UInt8]
+
+        init(_ row: Row) throws {
+            status = try row.string("status")
+            deadline = try row.optionalDouble("deadline")
+            lastSeq = try row.int("last_seq")
+            record = try row.blob("record")
+        }
+
+        /// The columns as `verification` is written, its record encoded as `record`.
+        init(_ verification: Verification, record: [UInt8]) {
+            status = verification.status.rawValue
+            deadline = verification.deadline?.timeIntervalSince1970
+            lastSeq = verification.lastSeq
+            self.record = record
+        }
+    }
+
+    /// A change ready to write: its statement, its events' JSON and what the caller gets back.
+    struct PreparedChange<T: Sendable>: Sendable {
+        let statement: SQL
+        let after: Snapshot
+        let events: [RenderedEvent]
+        let outbox: [OutboxMessage]
+        let result: StoreUpdateResult<T>
+    }
+
+    public func update<T: Sendable>(
+        id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
+    ) async throws -> StoreUpdateResult<T>? {
+        let fields = try protection.get()
+        for attempt in 0..<Self.optimisticAttempts {
+            let known = attempt == 0 ? recent.take(id) : nil
+            let snapshot: Snapshot, verification: Verification
+            if let known {
+                (snapshot, verification) = known
+            } else {
+                let rows = try await database.read { db in try db.query("SELECT * FROM verifications WHERE id = \(id)") }
+                guard let row = rows.first else { return nil }
+                (snapshot, verification) = (try Snapshot(row), try Self.verification(row, fields))
+            }
+            let change: PreparedChange<T>
+            do {
+                change = try Self.prepare(verification, id: id, at: at, body)
+            } catch {
+                // A refusal stands only on a state just read: a kept one may be out of date.
+                if known != nil { continue }
+                throw error
+            }
+            let written = try await database.write { db in
+                try db.transaction {
+                    let current = try db.query("SELECT status, deadline, last_seq, record FROM verifications WHERE id = \(id)")
+                    guard let current = current.first, try Snapshot(current) == snapshot else { return false }
+                    try Self.write(change, db)
+                    return true
+                }
+            }
+            if written {
+                recent.put(id, change.after, change.result.verification)
+                return change.result
+            }
+        }
+        return try await database.write { db in
+            try db.transaction {
+                guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id)").first else { return nil }
+                let change = try Self.prepare(try Self.verification(row, fields), id: id, at: at, body)
+                try Self.write(change, db)
+                return change.result
+            }
+        }
+    }
+
+    /// Runs `body` on `verification` and renders everything the write needs.
+    static func prepare<T: Sendable>(
+        _ verification: Verification, id: String, at: Date, _ body: (inout Verification) throws -> StoreChange<T>
+    ) throws -> PreparedChange<T> {
+        var verification = verification
+        let before = (verification.status, verification.deadline)
+        let change = try body(&verification)
+        let written = verification.record(change.events, at: at)
+        // The partial indexes read `status` and `deadline`: naming them only when they
+        // change leaves those indexes' pages out of the commit.
+        let indexed: SQL = before == (verification.status, verification.deadline) ? "" : """
+            status = \(verification.status.rawValue), deadline = \(verification.deadline?.timeIntervalSince1970),
+            """
+        let record = VerificationRecord.encode(verification)
+        let statement: SQL = """
+            UPDATE verifications SET \(indexed) updated_at = \(at.timeIntervalSince1970),
+                last_seq = \(verification.lastSeq), record = \(record)
+            WHERE id = \(id)
+            """
+        return PreparedChange(statement: statement, after: Snapshot(verification, record: record), events: written.map(RenderedEvent.init), outbox: change.outbox,
+                              result: StoreUpdateResult(result: change.result, verification: verification, events: written))
+    }
+
+    static func write<T>(_ change: PreparedChange<T>, _ db: SQLiteConnection) throws {
+        try db.execute(change.statement)
+        try append(change.events, db)
+        try append(change.outbox, db)
+    }
+}
+
+/// A bounded map from verification id to the state last read or written, shared by the
+/// store's callers. When full it starts over: these are hints, never answers.
+final class RecentStates: Sendable {
+    static let capacity = 4096
+    private let states = Mutex<[String: (SQLiteVerificationStore.Snapshot, Verification)]>([:])
+
+    func put(_ id: String, _ snapshot: SQLiteVerificationStore.Snapshot, _ verification: Verification) {
+        states.withLock { states in
+            if states.count >= Self.capacity { states.removeAll(keepingCapacity: true) }
+            states[id] = (snapshot, verification)
+        }
+    }
+
+    /// The state kept for `id`, removed so a stale one is tried only once.
+    func take(_ id: String) -> (SQLiteVerificationStore.Snapshot, Verification)? {
+        states.withLock { $0.removeValue(forKey: id) }
+    }
+}

@@ -1,6 +1,6 @@
 /// The store's migrations, named and applied in order.
-enum SQLiteSchema {
-    static let migrator = Migrator([
+public enum SQLiteSchema {
+    public static let migrator = Migrator([
         Migration("001_verifications", sql: """
             CREATE TABLE verifications (
                 id TEXT PRIMARY KEY,

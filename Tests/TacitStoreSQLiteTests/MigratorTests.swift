@@ -46,4 +46,24 @@ struct MigratorTests {
         #expect(try failing.appliedMigrations(connection) == [])
         #expect(try connection.query("SELECT name FROM sqlite_master WHERE name = 'half'").isEmpty)
     }
+
+    @Test("events stored before 014 moved them into arrival order read back the same, and (request_id, seq) stays unique")
+    func eventsKeepTheirOrder() async throws {
+        let file = try TemporaryDatabase()
+        do {
+            let connection = try SQLiteConnection(path: file.path)
+            let before = SQLiteSchema.migrator.migrations.prefix { $0.name != "014_events_in_arrival_order" }
+            try Migrator(Array(before)).migrate(connection)
+            for (id, seq) in [("b", 2), ("a", 1), ("b", 1), ("a", 2)] {
+                let body = Array(#"{"request_id":"\#(id)","seq":\#(seq),"label":"x:old","note":"","outcome":"info","source":"server","channel":null,"data":{},"at":"2026-11-30T00:00:00.000Z"}"#.utf8)
+                try connection.execute("INSERT INTO events (request_id, seq, body) VALUES (\(id), \(seq), \(body))")
+            }
+        }
+        let store = try SQLiteVerificationStore(path: file.path)
+        try await store.migrate()
+        #expect(try await store.events(id: "a", after: 0, limit: 10).map(\.seq) == [1, 2])
+        #expect(try await store.events(id: "b", after: 1, limit: 10).map(\.seq) == [2])
+        let connection = try SQLiteConnection(path: file.path)
+        #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO events (request_id, seq, body) VALUES ('a', 2, x'00')") }
+    }
 }

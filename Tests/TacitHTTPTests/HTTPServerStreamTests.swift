@@ -3,20 +3,11 @@ import Testing
 
 @Suite("HTTPServer streaming responses")
 struct HTTPServerStreamTests {
-    static let request = "GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
-
     @Test("chunks arrive in order as they are yielded, and the response ends with the stream")
     func chunksInOrder() async throws {
         let hub = StreamHub()
         try await withLiveServer(handler: hub.handler) { server, _ in
-            let port = server.port
-            let batch = ConnectionBatch()
-            try await offPool {
-                let connection = try RawConnection(port: port)
-                try connection.send(Self.request)
-                batch.connections = [connection]
-            }
-            let connection = batch.connections[0]
+            let connection = try await RawConnection.eventStream(port: server.port)
             await hub.opened.wait(for: 1)
             for index in 1...3 {
                 hub.yieldAll("data: \(index)\n\n")
@@ -38,19 +29,12 @@ struct HTTPServerStreamTests {
         try await withLiveServer(handler: { request in
             request.path == "/ping" ? .text("pong") : .eventStream(hub.makeStream())
         }) { server, client in
-            let port = server.port
-            let batch = ConnectionBatch()
-            try await offPool {
-                let connection = try RawConnection(port: port)
-                try connection.send(Self.request)
-                _ = try connection.read(until: "data: first")
-                batch.connections = [connection]
-            }
+            let connection = try await RawConnection.eventStream(port: server.port, readingUntil: "data: first")
             let before = server.streamReaderCalls
             for _ in 0..<20 { #expect(try await client.send("GET", "/ping").text == "pong") }
             #expect(server.streamReaderCalls == before)
             hub.yieldAll("data: second\n\n")
-            _ = try await offPool { try batch.connections[0].read(until: "data: second") }
+            _ = try await offPool { try connection.read(until: "data: second") }
             #expect(server.streamReaderCalls - before <= 3)
         }
     }
@@ -59,17 +43,11 @@ struct HTTPServerStreamTests {
     func disconnectTerminatesStream() async throws {
         let hub = StreamHub()
         try await withLiveServer(handler: hub.handler) { server, _ in
-            let port = server.port
-            let batch = ConnectionBatch()
-            try await offPool {
-                let connection = try RawConnection(port: port)
-                try connection.send(Self.request)
-                batch.connections = [connection]
-            }
+            var connection: RawConnection? = try await RawConnection.eventStream(port: server.port)
             await hub.opened.wait(for: 1)
             // Closing only after the stream opened, else the reset could beat the request.
-            batch.connections[0].abortOnClose()
-            batch.connections = []
+            connection?.abortOnClose()
+            connection = nil
             #expect(hub.terminated.value == 0)
             // The connection is suspended while idle; the next chunk's write finds it gone.
             hub.yieldAll("data: anyone there?\n\n")
@@ -88,7 +66,7 @@ struct HTTPServerStreamTests {
             try await offPool {
                 for _ in 0..<count {
                     let connection = try RawConnection(port: port)
-                    try connection.send(Self.request)
+                    try connection.send(RawConnection.eventStreamRequest)
                     batch.connections.append(connection)
                 }
             }
@@ -112,16 +90,9 @@ struct HTTPServerStreamTests {
         let hub = StreamHub(greeting: "data: hello\n\n")
         let server = HTTPServer(configuration: .init(port: 0), handler: hub.handler)
         try server.start()
-        let port = server.port
-        let batch = ConnectionBatch()
-        try await offPool {
-            let connection = try RawConnection(port: port)
-            try connection.send(Self.request)
-            _ = try connection.read(until: "data: hello")
-            batch.connections = [connection]
-        }
+        let connection = try await RawConnection.eventStream(port: server.port, readingUntil: "data: hello")
         await server.shutdown()
-        let text = try await offPool { try batch.connections[0].readToEnd() }
+        let text = try await offPool { try connection.readToEnd() }
         #expect(text.hasSuffix("\r\n0\r\n\r\n"))
         await hub.terminated.wait(for: 1)
     }

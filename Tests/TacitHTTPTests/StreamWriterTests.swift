@@ -3,27 +3,18 @@ import Testing
 
 @Suite("HTTPServer writer-driven streams")
 struct StreamWriterTests {
-    static let request = "GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
-
     @Test("bytes written before the response is sent come first, later writes follow in order, finish ends it")
     func writesInOrder() async throws {
         let writer = StreamWriter()
         writer.write(Array("data: early\n\n".utf8))
         try await withLiveServer(handler: { _ in .eventStream(writer) }) { server, _ in
-            let port = server.port
-            let batch = ConnectionBatch()
-            try await offPool {
-                let connection = try RawConnection(port: port)
-                try connection.send(Self.request)
-                _ = try connection.read(until: "data: early\n\n")
-                batch.connections = [connection]
-            }
+            let connection = try await RawConnection.eventStream(port: server.port, readingUntil: "data: early\n\n")
             for index in 1...3 {
                 writer.write(Array("data: \(index)\n\n".utf8))
-                _ = try await offPool { try batch.connections[0].read(until: "data: \(index)\n\n") }
+                _ = try await offPool { try connection.read(until: "data: \(index)\n\n") }
             }
             writer.finish()
-            let text = try await offPool { try batch.connections[0].read(until: "\r\n0\r\n\r\n") }
+            let text = try await offPool { try connection.read(until: "\r\n0\r\n\r\n") }
             #expect(!text.contains("data: 4"))
             #expect(writer.isEnded)
         }
@@ -36,14 +27,8 @@ struct StreamWriterTests {
         writer.onTermination = { ended.increment() }
         writer.write(Array("data: hello\n\n".utf8))
         try await withLiveServer(handler: { _ in .eventStream(writer) }) { server, _ in
-            let port = server.port
-            try await offPool {
-                let connection = try RawConnection(port: port)
-                try connection.send(Self.request)
-                _ = try connection.read(until: "data: hello")
-                // Closing only after the stream opened, else the reset could beat the request.
-                connection.abortOnClose()
-            }
+            // Closing only after the stream opened, else the reset could beat the request.
+            try await RawConnection.eventStream(port: server.port, readingUntil: "data: hello").abortOnClose()
             #expect(ended.value == 0)
             // The departed client is noticed on the next write.
             writer.write(Array("data: anyone?\n\n".utf8))

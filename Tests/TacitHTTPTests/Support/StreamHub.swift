@@ -42,3 +42,19 @@ final class StreamHub: Sendable {
 final class ConnectionBatch: @unchecked Sendable {  // safe: handed over, never shared concurrently
     var connections: [RawConnection] = []
 }
+
+extension RawConnection {
+    /// What a client sends to open the test servers' event stream.
+    static let eventStreamRequest = "GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n"
+
+    /// Connects, asks for the event stream and, given `marker`, reads up to it; off the
+    /// task pool, as every blocking socket call in these tests.
+    static func eventStream(port: Int, readingUntil marker: String? = nil) async throws -> RawConnection {
+        try await offPool {
+            let connection = try RawConnection(port: port)
+            try connection.send(eventStreamRequest)
+            if let marker { _ = try connection.read(until: marker) }
+            return connection
+        }
+    }
+}

@@ -59,36 +59,36 @@ public final class WorkflowRunner: Sendable {
         var machine = WorkflowMachine(draft, now: now)
         _ = try? machine.handle(.start(simSwapped: swapped))
         var drafts = events + machine.actions.compactMap(\.emitted)
-        let silent = await beginSilentFirst(&machine, drafts: &drafts)
+        let checkURL = await beginSilentFirst(&machine, drafts: &drafts)
         let codes = issueCodes(&machine)
         let outbox = webhooks.outbox(for: machine.actions, verification: machine.verification, at: now)
         let written = try await store.insert(machine.verification, events: drafts, outbox: outbox, at: now, idempotency: idempotency)
         hub.publish(written)
         if !outbox.isEmpty { outboxWritten() }
         metrics.started()
-        let actions = machine.actions.filter { $0 != silent.started }
-        let performed = await perform(actions, for: machine.verification, codes: codes)
-        return Outcome(result: (), verification: performed.verification, checkURL: performed.checkURL ?? silent.checkURL)
+        // `perform` leaves silent starts alone: the one this workflow had is carried out above.
+        let performed = await perform(machine.actions, for: machine.verification, codes: codes)
+        return Outcome(result: (), verification: performed.verification, checkURL: performed.checkURL ?? checkURL)
     }
 
     /// A workflow that starts silently asks the provider before the verification is
     /// written, so its answer (a check URL, or a failure that moves on to the next
-    /// step) commits with the verification in one transaction. Returns the action it
-    /// has carried out, so it is not carried out again.
-    private func beginSilentFirst(_ machine: inout WorkflowMachine, drafts: inout [EventDraft]) async -> (started: WorkflowAction?, checkURL: String?) {
-        guard let action = machine.actions.first(where: { $0 == .startChannel(step: 0, channel: .silentAuth) }) else { return (nil, nil) }
+    /// step) commits with the verification in one transaction. Returns the check URL
+    /// when one was issued.
+    private func beginSilentFirst(_ machine: inout WorkflowMachine, drafts: inout [EventDraft]) async -> String? {
+        guard machine.actions.contains(.startChannel(step: 0, channel: .silentAuth)) else { return nil }
         let v = machine.verification
         let request = SilentCheckRequest(verificationId: v.id, step: 0, phoneNumber: v.phoneNumber, expiresAt: v.deadline ?? clock.now())
         switch await silent.begin(request) {
         case .issued(let url, let events):
             drafts += events
-            return (action, url)
+            return url
         case .failed(let failure, let events):
             drafts += events
             let before = machine.actions.count
             _ = try? machine.handle(.silentFailed(step: 0, failure: failure))
             drafts += machine.actions[before...].compactMap(\.emitted)
-            return (action, nil)
+            return nil
         }
     }
 

@@ -15,7 +15,8 @@ enum JSONText {
         return encoder
     }()
 
-    /// A flat object of strings and numbers, written by hand (on hot answers such as a check's).
+    /// An object, keys sorted, written by hand (on hot answers such as a check's, the
+    /// state response and webhook bodies).
     static func object(_ members: [String: JSONValue]) -> [UInt8] {
         var writer = JSONWriter()
         writer.value(.object(members))

@@ -46,25 +46,21 @@ struct WebhookPlanner: Sendable {
 /// The JSON body of a webhook: `{"type", "timestamp", "data": {request_id, status, channel,
 /// workflow, client_ref}}`. No number, code or token.
 struct WebhookPayload {
-    let value: JSONValue
+    let members: [String: JSONValue]
 
     init(event: WebhookEvent, verification v: Verification, channel: Channel?, at: Date) {
-        value = .object([
+        members = [
             "type": .string(event.rawValue),
             "timestamp": .string(Timestamp.format(at)),
             "data": .object([
                 "request_id": .string(v.id),
                 "status": .string(v.status.rawValue),
                 "channel": channel.map { .string($0.rawValue) } ?? .null,
-                "workflow": .array(v.workflow.map { .object(["channel": .string($0.channel.rawValue), "status": .string($0.status.rawValue)]) }),
+                "workflow": VerificationBody.workflow(v),
                 "client_ref": v.clientRef.map { .string($0) } ?? .null,
             ]),
-        ])
+        ]
     }
 
-    func encoded() -> [UInt8] {
-        var writer = JSONWriter()
-        writer.value(value)
-        return writer.bytes
-    }
+    func encoded() -> [UInt8] { JSONText.object(members) }
 }

@@ -89,28 +89,11 @@ public enum Redactor {
 
     static let tokenPrefixes = ["ct_", "sa_", "tk_", "whsec_", "cu_", "sk_"]
 
-    /// Whether `needle` starts a token in `text`: at the start or after a character that
-    /// can't be part of a token, so `redirect_followed` is not mistaken for a `ct_` token.
-    /// Works on UTF-8 bytes (Foundation's `contains` is slow on Linux).
-    private static func containsBytes(_ text: String, _ needle: String) -> Bool {
-        let haystack = Array(text.utf8), pattern = Array(needle.utf8)
-        guard pattern.count <= haystack.count else { return false }
-        for start in 0...(haystack.count - pattern.count) where haystack[start] == pattern[0] {
-            let boundary = start == 0 || !isTokenByte(haystack[start - 1])
-            if boundary, haystack[start..<start + pattern.count].elementsEqual(pattern) { return true }
-        }
-        return false
-    }
-
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45 || byte == 95
-    }
-
     private static func scrubTokens(_ text: String) -> String {
         // Every token prefix has an underscore: most text has none and costs one pass.
-        guard text.utf8.contains(UInt8(ascii: "_")), tokenPrefixes.contains(where: { containsBytes(text, $0) }) else { return text }
+        guard text.utf8.contains(UInt8(ascii: "_")), tokenPrefixes.contains(where: { text.containsBytes($0, atTokenStart: true) }) else { return text }
         return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
-            tokenPrefixes.contains(where: { containsBytes(String(word), $0) }) && word.count >= 12 ? "[redacted]" : String(word)
+            tokenPrefixes.contains(where: { word.containsBytes($0, atTokenStart: true) }) && word.count >= 12 ? "[redacted]" : String(word)
         }.joined(separator: " ")
     }
 }

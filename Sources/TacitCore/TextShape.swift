@@ -1,11 +1,16 @@
+extension UInt8 {
+    /// An ASCII letter, digit, `-` or `_`: a byte of an id, token or silent code.
+    public var isTokenByte: Bool {
+        (48...57).contains(self) || (65...90).contains(self) || (97...122).contains(self)
+            || self == UInt8(ascii: "-") || self == UInt8(ascii: "_")
+    }
+}
+
 extension StringProtocol {
     /// Only ASCII letters, digits, `-` and `_`: the shape of ids, tokens and silent codes.
     /// Checked byte by byte (a `Character` walk costs grapheme breaking and Unicode lookups).
     public var isTokenText: Bool {
-        utf8.allSatisfy { byte in
-            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
+        utf8.allSatisfy(\.isTokenByte)
     }
 
     /// Only ASCII digits, checked byte by byte.
@@ -13,23 +18,23 @@ extension StringProtocol {
         utf8.allSatisfy { (48...57).contains($0) }
     }
 
-    /// Whether `needle` (lower-case ASCII) occurs in the text, ignoring ASCII case; byte by
-    /// byte, without building a lower-cased copy.
-    public func containsASCIICaseInsensitive(_ needle: String) -> Bool {
+    /// Whether `needle` occurs in the text, byte by byte, without building copies.
+    /// - `ignoringASCIICase`: `needle` is lower-case ASCII and the text may be in any case.
+    /// - `atTokenStart`: only where no token byte comes just before (so `redirect_followed`
+    ///   does not hold the token prefix `ct_`).
+    public func containsBytes(_ needle: String, ignoringASCIICase: Bool = false, atTokenStart: Bool = false) -> Bool {
         let bytes = Array(utf8), target = Array(needle.utf8)
         guard !target.isEmpty, bytes.count >= target.count else { return target.isEmpty }
-        for start in 0...(bytes.count - target.count) {
+        for start in 0...(bytes.count - target.count) where !atTokenStart || start == 0 || !bytes[start - 1].isTokenByte {
             var offset = 0
-            while offset < target.count, bytes[start + offset] | Self.lowerCaseBit(bytes[start + offset]) == target[offset] {
+            while offset < target.count {
+                let byte = bytes[start + offset]
+                let folded = ignoringASCIICase && (65...90).contains(byte) ? byte | 0x20 : byte
+                guard folded == target[offset] else { break }
                 offset += 1
             }
             if offset == target.count { return true }
         }
         return false
-    }
-
-    /// 0x20 for an ASCII capital (OR-ing it gives the lower-case letter), else 0.
-    private static func lowerCaseBit(_ byte: UInt8) -> UInt8 {
-        (65...90).contains(byte) ? 0x20 : 0
     }
 }

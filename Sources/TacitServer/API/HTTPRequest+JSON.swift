@@ -7,7 +7,7 @@ extension HTTPRequest {
     func requireJSON() throws(APIProblem) {
         guard let type = header("content-type") else { return }
         let refused = ["multipart/", "xml", "text/html", "application/octet-stream"]
-        if refused.contains(where: type.containsASCIICaseInsensitive) { throw .unsupportedMediaType }
+        if refused.contains(where: { type.containsBytes($0, ignoringASCIICase: true) }) { throw .unsupportedMediaType }
     }
 
     /// The `{id}` path parameter when it has a verification id's shape; any other is unknown.

@@ -1,7 +1,7 @@
 import Foundation
-import TacitCrypto
 import Synchronization
 import TacitCore
+import TacitCrypto
 import TacitHTTP
 import TacitStore
 

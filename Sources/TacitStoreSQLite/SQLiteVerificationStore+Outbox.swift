@@ -6,17 +6,15 @@ extension SQLiteVerificationStore {
         let nowSeconds = now.timeIntervalSince1970
         let leased = nowSeconds + lease
         return try await database.write { db in
-            try db.transaction {
-                let rows = try db.query("""
-                    SELECT * FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at <= \(nowSeconds)
-                    ORDER BY next_attempt_at LIMIT \(limit)
-                    """)
-                let messages = try rows.map(Self.outboxMessage)
-                for message in messages {
-                    try db.execute("UPDATE webhook_outbox SET next_attempt_at = \(leased) WHERE id = \(message.id)")
-                }
-                return messages
+            let rows = try db.query("""
+                SELECT * FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at <= \(nowSeconds)
+                ORDER BY next_attempt_at LIMIT \(limit)
+                """)
+            let messages = try rows.map(Self.outboxMessage)
+            for message in messages {
+                try db.execute("UPDATE webhook_outbox SET next_attempt_at = \(leased) WHERE id = \(message.id)")
             }
+            return messages
         }
     }
 
@@ -56,13 +54,11 @@ extension SQLiteVerificationStore {
 
     public func disableWebhookEndpoint(_ endpoint: String, at: Date) async throws {
         try await database.write { db in
-            try db.transaction {
-                try db.execute("""
-                    INSERT INTO webhook_endpoints_disabled (endpoint, disabled_at) VALUES (\(endpoint), \(at.timeIntervalSince1970))
-                    ON CONFLICT (endpoint) DO NOTHING
-                    """)
-                try db.execute("UPDATE webhook_outbox SET state = 'disabled' WHERE endpoint = \(endpoint) AND state = 'pending'")
-            }
+            try db.execute("""
+                INSERT INTO webhook_endpoints_disabled (endpoint, disabled_at) VALUES (\(endpoint), \(at.timeIntervalSince1970))
+                ON CONFLICT (endpoint) DO NOTHING
+                """)
+            try db.execute("UPDATE webhook_outbox SET state = 'disabled' WHERE endpoint = \(endpoint) AND state = 'pending'")
         }
     }
 
@@ -75,12 +71,10 @@ extension SQLiteVerificationStore {
     public func rememberCallback(key: String, expiresAt: Date, now: Date) async throws -> Bool {
         let nowSeconds = now.timeIntervalSince1970
         return try await database.write { db in
-            try db.transaction {
-                try db.execute("DELETE FROM callback_replay WHERE expires_at <= \(nowSeconds)")
-                guard try db.query("SELECT key FROM callback_replay WHERE key = \(key)").isEmpty else { return false }
-                try db.execute("INSERT INTO callback_replay (key, expires_at) VALUES (\(key), \(expiresAt.timeIntervalSince1970))")
-                return true
-            }
+            try db.execute("DELETE FROM callback_replay WHERE expires_at <= \(nowSeconds)")
+            guard try db.query("SELECT key FROM callback_replay WHERE key = \(key)").isEmpty else { return false }
+            try db.execute("INSERT INTO callback_replay (key, expires_at) VALUES (\(key), \(expiresAt.timeIntervalSince1970))")
+            return true
         }
     }
 

@@ -79,12 +79,10 @@ extension SQLiteVerificationStore {
                 throw error
             }
             let written = try await database.write { db in
-                try db.transaction {
-                    let current = try db.query("SELECT status, deadline, last_seq, record FROM verifications WHERE id = \(id)")
-                    guard let current = current.first, try Snapshot(current) == snapshot else { return false }
-                    try Self.write(change, db)
-                    return true
-                }
+                let current = try db.query("SELECT status, deadline, last_seq, record FROM verifications WHERE id = \(id)")
+                guard let current = current.first, try Snapshot(current) == snapshot else { return false }
+                try Self.write(change, db)
+                return true
             }
             if written {
                 recent.put(id, change.after, change.result.verification)
@@ -92,12 +90,10 @@ extension SQLiteVerificationStore {
             }
         }
         return try await database.write { db in
-            try db.transaction {
-                guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id)").first else { return nil }
-                let change = try Self.prepare(try Self.verification(row, fields), id: id, at: at, body)
-                try Self.write(change, db)
-                return change.result
-            }
+            guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id)").first else { return nil }
+            let change = try Self.prepare(try Self.verification(row, fields), id: id, at: at, body)
+            try Self.write(change, db)
+            return change.result
         }
     }
 

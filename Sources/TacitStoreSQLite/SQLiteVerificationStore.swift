@@ -35,27 +35,25 @@ public final class SQLiteVerificationStore: VerificationStore {
         let rendered = recorded.map(RenderedEvent.init)
         let record = VerificationRecord.encode(stored)
         let written = try await database.write { [stored] db in
-            try db.transaction {
-                if let idempotency {
-                    do {
-                        try db.execute("""
-                            INSERT INTO idempotency (key, request_hash, status, body, created_at)
-                            VALUES (\(idempotency.key), \(idempotency.requestHash), 0, \([UInt8]()), \(idempotency.createdAt.timeIntervalSince1970))
-                            """)
-                    } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.idempotencyKeyReused }
-                }
+            if let idempotency {
                 do {
                     try db.execute("""
-                        INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, client_token_hash)
-                        VALUES (\(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
-                                \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq),
-                                \(record), \(stored.clientTokenHash))
+                        INSERT INTO idempotency (key, request_hash, status, body, created_at)
+                        VALUES (\(idempotency.key), \(idempotency.requestHash), 0, \([UInt8]()), \(idempotency.createdAt.timeIntervalSince1970))
                         """)
-                } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.concurrentVerification }
-                try Self.append(rendered, db)
-                try Self.append(outbox, db)
-                return recorded
+                } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.idempotencyKeyReused }
             }
+            do {
+                try db.execute("""
+                    INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, client_token_hash)
+                    VALUES (\(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
+                            \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq),
+                            \(record), \(stored.clientTokenHash))
+                    """)
+            } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.concurrentVerification }
+            try Self.append(rendered, db)
+            try Self.append(outbox, db)
+            return recorded
         }
         recent.put(stored.id, Snapshot(stored, record: record), stored)
         return written

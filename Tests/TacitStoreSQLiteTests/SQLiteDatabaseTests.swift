@@ -69,13 +69,37 @@ struct SQLiteDatabaseTests {
         try await database.migrate(Self.migrator)
         await #expect(throws: SQLiteError.self) {
             try await database.write { connection in
-                try connection.transaction {
-                    try connection.execute("UPDATE counter SET n = 9")
-                    try connection.execute("INSERT INTO counter VALUES (1, 0)")
-                }
+                try connection.execute("UPDATE counter SET n = 9")
+                try connection.execute("INSERT INTO counter VALUES (1, 0)")
             }
         }
         #expect(try await database.read { try $0.query("SELECT n FROM counter")[0].int("n") } == 0)
+    }
+
+    @Test("a failing write among concurrent ones undoes only its own statements")
+    func failingWriteInBatch() async throws {
+        struct Refused: Error {}
+        let file = try TemporaryDatabase()
+        let database = try SQLiteDatabase(path: file.path)
+        try await database.migrate(Self.migrator)
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    do {
+                        try await database.write { connection in
+                            try connection.execute("UPDATE counter SET n = n + 1")
+                            if index % 2 == 1 { throw Refused() }
+                        }
+                        return false
+                    } catch {
+                        return error is Refused
+                    }
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(failures == 20)
+        #expect(try await database.read { try $0.query("SELECT n FROM counter")[0].int("n") } == 20)
     }
 
     @Test("data survives close and reopen, and migrations don't run twice")

@@ -5,9 +5,10 @@ import Synchronization
 /// from async code.
 ///
 /// Writes are serialised on the writer's own queue, so a read-modify-write inside one
-/// `write` closure never loses an update; use ``SQLiteConnection/transaction(_:)`` inside
-/// it to make several statements atomic. SQLite calls block, and Swift's cooperative pool
-/// has only as many threads as cores, so a write hops to the queue and its caller suspends.
+/// `write` closure never loses an update, and each closure runs in a transaction of its
+/// own: its statements land together or not at all. SQLite calls block, and Swift's
+/// cooperative pool has only as many threads as cores, so a write hops to the queue and
+/// its caller suspends.
 ///
 /// Writes that queue up while the writer is busy are committed together (group commit):
 /// each runs in its own savepoint inside one transaction, so one write's failure undoes
@@ -85,7 +86,8 @@ public final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` on the writer connection, after every earlier write.
+    /// Runs `body` on the writer connection, after every earlier write, as one transaction:
+    /// when it throws, nothing it wrote stays.
     public func write<T: Sendable>(_ body: @escaping @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let job: Job = { connection in

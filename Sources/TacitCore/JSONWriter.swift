@@ -39,51 +39,81 @@ public struct JSONWriter {
     }
 
     public mutating func number(_ number: Double) {
-        if number.rounded() == number, abs(number) < 1e15 { raw(String(Int64(number))) } else { raw(String(number)) }
+        if number.rounded() == number, abs(number) < 1e15 { integer(Int64(number)) } else { raw(String(number)) }
+    }
+
+    /// Digits written straight into the buffer, without a String in between.
+    private mutating func integer(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, Int) = (0, 0)
+        // Reversed into a small integer first, so no buffer is needed: at most 15 digits.
+        repeat {
+            digits = (digits.0 * 10 + magnitude % 10, digits.1 + 1)
+            magnitude /= 10
+        } while magnitude > 0
+        for _ in 0..<digits.1 {
+            bytes.append(UInt8(ascii: "0") + UInt8(digits.0 % 10))
+            digits.0 /= 10
+        }
     }
 
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        // Most strings need no escaping: copied whole, not byte by byte.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: text.utf8)
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            case 0..<0x20:
-                let hex = String(byte, radix: 16)
-                raw("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            // Runs that need no escaping (most strings are one run) are copied whole.
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                escape(byte)
+                start = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): raw("\\\"")
+        case UInt8(ascii: "\\"): raw("\\\\")
+        case 0x0A: raw("\\n")
+        case 0x0D: raw("\\r")
+        case 0x09: raw("\\t")
+        default:
+            let hex = String(byte, radix: 16)
+            raw("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+        }
     }
 
     public mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
 }
 
 extension TimelineEvent {
-    /// The event as SPEC §4 JSON, keys sorted.
+    /// The event as SPEC §4 JSON, keys sorted (written member by member: this runs for
+    /// every event stored and streamed).
     public var jsonBytes: [UInt8] {
         var writer = JSONWriter()
-        writer.object([
-            ("at", .string(Timestamp.format(at))),
-            ("channel", channel.map { .string($0.rawValue) } ?? .null),
-            ("data", .object(data)),
-            ("label", .string(label)),
-            ("note", .string(note)),
-            ("outcome", .string(outcome.rawValue)),
-            ("request_id", .string(requestId)),
-            ("seq", .number(Double(seq))),
-            ("source", .string(source.rawValue)),
-        ])
+        writer.raw(#"{"at":"#)
+        writer.string(Timestamp.format(at))
+        writer.raw(#","channel":"#)
+        if let channel { writer.string(channel.rawValue) } else { writer.raw("null") }
+        writer.raw(#","data":"#)
+        writer.value(.object(data))
+        writer.raw(#","label":"#)
+        writer.string(label)
+        writer.raw(#","note":"#)
+        writer.string(note)
+        writer.raw(#","outcome":"#)
+        writer.string(outcome.rawValue)
+        writer.raw(#","request_id":"#)
+        writer.string(requestId)
+        writer.raw(#","seq":"#)
+        writer.number(Double(seq))
+        writer.raw(#","source":"#)
+        writer.string(source.rawValue)
+        writer.raw("}")
         return writer.bytes
     }
 }

@@ -60,11 +60,12 @@ public enum Redactor {
         output.reserveCapacity(text.utf8.count + 16)
         var run: [UInt8] = []
         func flush() {
-            let digits = run.filter { (48...57).contains($0) }
+            // A run is an optional "+" and then digits.
             let plus = run.first == UInt8(ascii: "+")
+            let digits = run.dropFirst(plus ? 1 : 0)
             // Four digits right after the mask are the kept tail of a number that was
             // already redacted (a note quoting `+99•••••5670`): masking them again says nothing more.
-            if digits.count == 4, !plus, output.count >= maskBytes.count, Array(output.suffix(maskBytes.count)) == maskBytes {
+            if digits.count == 4, !plus, output.suffix(maskBytes.count).elementsEqual(maskBytes) {
                 output += run
             } else if digits.count >= 7 {
                 output += phone(String(decoding: run, as: UTF8.self)).utf8
@@ -79,11 +80,11 @@ public enum Redactor {
             if (48...57).contains(byte) || (byte == UInt8(ascii: "+") && run.isEmpty) {
                 run.append(byte)
             } else {
-                flush()
+                if !run.isEmpty { flush() }
                 output.append(byte)
             }
         }
-        flush()
+        if !run.isEmpty { flush() }
         return scrubTokens(String(decoding: output, as: UTF8.self))
     }
 

@@ -34,6 +34,23 @@ struct HMACTests {
         #expect(Hex.encode(HMAC.sha256(key: vector.key, message: vector.message)) == vector.expected)
     }
 
+    @Test("a key set up once gives the RFC 4231 values, used again and from many tasks at once", arguments: rfc4231)
+    func preparedKeyVectors(vector: Vector) async {
+        let key = HMAC.SHA256Key(vector.key)
+        #expect(Hex.encode(key.authenticate(vector.message)) == vector.expected)
+        #expect(Hex.encode(key.authenticate(vector.message)) == vector.expected)
+        let results = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<16 { group.addTask { Hex.encode(key.authenticate(vector.message)) } }
+            return await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(results == [vector.expected])
+    }
+
+    @Test("a prepared empty key matches the one-shot MAC of the empty key")
+    func preparedEmptyKey() {
+        #expect(HMAC.SHA256Key([]).authenticate([]) == HMAC.sha256(key: [], message: []))
+    }
+
     @Test("HMAC-SHA1 matches the well-known 'quick brown fox' value")
     func sha1Vector() {
         let mac = HMAC.sha1(key: Array("key".utf8), message: Array("The quick brown fox jumps over the lazy dog".utf8))

@@ -1,28 +1,32 @@
 import CCrypto
 
 /// AES-256-GCM sealing for fields kept at rest: `nonce (12) | ciphertext | tag (16)`.
+///
+/// The key is set up once, in `init`: each seal or open copies the keyed cipher state
+/// and sets only its nonce, instead of fetching the cipher and expanding the key again
+/// (a number is opened on every read of its verification).
 public struct AESGCM: Sendable {
     public struct OpenError: Error, Sendable, CustomStringConvertible {
         public var description: String { "sealed data failed authentication" }
     }
 
-    private let key: [UInt8]
+    private let prepared: Prepared
 
     /// `key` must be 32 bytes.
     public init(key: [UInt8]) {
         precondition(key.count == 32, "AES-256-GCM needs a 32-byte key")
-        self.key = key
+        prepared = Prepared(key: key)
     }
 
     public func seal(_ plaintext: [UInt8]) -> [UInt8] {
         let nonce = SecureRandom.bytes(12)
         var output = [UInt8](repeating: 0, count: plaintext.count + 16)
         var tag = [UInt8](repeating: 0, count: 16)
-        let context = EVP_CIPHER_CTX_new()!
+        let context = prepared.copy(prepared.encrypt)
         defer { EVP_CIPHER_CTX_free(context) }
         var length: Int32 = 0
         var total: Int32 = 0
-        guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1,
+        guard EVP_EncryptInit_ex(context, nil, nil, nil, nonce) == 1,
               EVP_EncryptUpdate(context, &output, &length, plaintext, Int32(plaintext.count)) == 1 else {
             fatalError("AES-GCM encryption failed to start")
         }
@@ -43,10 +47,10 @@ public struct AESGCM: Sendable {
         let ciphertext = Array(sealed.dropFirst(12).dropLast(16))
         var tag = Array(sealed.suffix(16))
         var output = [UInt8](repeating: 0, count: ciphertext.count + 16)
-        let context = EVP_CIPHER_CTX_new()!
+        let context = prepared.copy(prepared.decrypt)
         defer { EVP_CIPHER_CTX_free(context) }
         var length: Int32 = 0
-        guard EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1,
+        guard EVP_DecryptInit_ex(context, nil, nil, nil, nonce) == 1,
               EVP_DecryptUpdate(context, &output, &length, ciphertext, Int32(ciphertext.count)) == 1,
               EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, &tag) == 1 else { throw OpenError() }
         let total = length
@@ -55,5 +59,34 @@ public struct AESGCM: Sendable {
         }
         guard final == 1 else { throw OpenError() }
         return Array(output.prefix(Int(total + length)))
+    }
+
+    /// The keyed encrypt and decrypt states, each copied before use and never changed.
+    // @unchecked Sendable: both contexts are only read (copied) after init.
+    private final class Prepared: @unchecked Sendable {
+        let encrypt: OpaquePointer
+        let decrypt: OpaquePointer
+
+        init(key: [UInt8]) {
+            guard let encrypt = EVP_CIPHER_CTX_new(), let decrypt = EVP_CIPHER_CTX_new(),
+                  EVP_EncryptInit_ex(encrypt, EVP_aes_256_gcm(), nil, key, nil) == 1,
+                  EVP_DecryptInit_ex(decrypt, EVP_aes_256_gcm(), nil, key, nil) == 1 else {
+                fatalError("AES-GCM: OpenSSL could not set the key")
+            }
+            self.encrypt = encrypt
+            self.decrypt = decrypt
+        }
+
+        deinit {
+            EVP_CIPHER_CTX_free(encrypt)
+            EVP_CIPHER_CTX_free(decrypt)
+        }
+
+        func copy(_ source: OpaquePointer) -> OpaquePointer {
+            guard let context = EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_copy(context, source) == 1 else {
+                fatalError("AES-GCM: out of memory")
+            }
+            return context
+        }
     }
 }

@@ -28,7 +28,7 @@ struct CheckToken: Sendable, Equatable {
     /// then the verification id and the operator URL, each after its 2-byte length.
     private static let version: UInt8 = 1
 
-    func seal(key: [UInt8]) -> String {
+    func seal(with cipher: AESGCM) -> String {
         var bytes: [UInt8] = [Self.version]
         bytes.reserveCapacity(64 + verificationId.utf8.count + operatorURL.utf8.count)
         Self.append(UInt64(UInt32(clamping: step)), width: 4, to: &bytes)
@@ -38,14 +38,14 @@ struct CheckToken: Sendable, Equatable {
             Self.append(UInt64(text.utf8.count), width: 2, to: &bytes)
             bytes += text.utf8
         }
-        return Self.prefix + Base64.urlEncode(AESGCM(key: key).seal(bytes))
+        return Self.prefix + Base64.urlEncode(cipher.seal(bytes))
     }
 
     /// nil when the token was not sealed by this server (forged, truncated, or another key).
-    init?(sealed token: String, key: [UInt8]) {
+    init?(sealed token: String, cipher: AESGCM) {
         guard token.hasPrefix(Self.prefix), token.utf8.count < 4096,
               let sealed = Base64.urlDecode(String(token.dropFirst(Self.prefix.count))),
-              let bytes = try? AESGCM(key: key).open(sealed) else { return nil }
+              let bytes = try? cipher.open(sealed) else { return nil }
         var reader = bytes[...]
         guard reader.popFirst() == Self.version, let step = Self.read(&reader, width: 4),
               let millis = Self.read(&reader, width: 8), reader.count >= 16 else { return nil }
@@ -79,7 +79,7 @@ struct CheckToken: Sendable, Equatable {
     /// What the step's code slot holds between the check URL's first opening and the
     /// operator's answer: a keyed hash of the random part. It marks the URL used, and
     /// no code anyone could submit hashes to it (another key, another message).
-    func latch(key: [UInt8]) -> [UInt8] {
-        HMAC.sha256(key: key, message: Array("latch:\(verificationId):\(step):".utf8) + nonce)
+    func latch(with mac: HMAC.SHA256Key) -> [UInt8] {
+        mac.authenticate(Array("latch:\(verificationId):\(step):".utf8) + nonce)
     }
 }

@@ -16,7 +16,7 @@ struct CheckURLIssuer: SilentAuthProvider {
         case .issued(let operatorURL, let events):
             let token = CheckToken(verificationId: request.verificationId, step: request.step,
                                    expiresAt: request.expiresAt, operatorURL: operatorURL)
-            let url = keys.baseURL + "/v1/silent/checks/" + token.seal(key: keys.checkKey)
+            let url = keys.baseURL + "/v1/silent/checks/" + token.seal(with: keys.checkCipher)
             return .issued(checkURL: url, events: events + [SilentNotes.issued(expiresAt: request.expiresAt)])
         }
     }

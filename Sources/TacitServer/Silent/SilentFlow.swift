@@ -21,7 +21,7 @@ struct SilentFlow: Sendable {
             try await fail(check, .expired, events: [SilentNotes.openedLate])
             throw APIProblem.checkURLExpired
         }
-        let latch = check.latch(key: keys.checkKey)
+        let latch = check.latch(with: keys.latchMAC)
         let outcome = try await runner.recordingTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
             guard machine.verification.isSilentStepActive(check.step) else { return (.inactive, []) }
             if machine.verification.codeStep == check.step {
@@ -74,7 +74,7 @@ struct SilentFlow: Sendable {
     private func issueCode(_ check: CheckToken) async throws -> HTTPResponse {
         let code = Token.generate(prefix: "sa_", bytes: 16)
         let hash = runner.secrets.codeHash(code, verificationId: check.verificationId, step: check.step)
-        let latch = check.latch(key: keys.checkKey)
+        let latch = check.latch(with: keys.latchMAC)
         let outcome = try await runner.recordingTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
             let v = machine.verification
             guard v.isSilentStepActive(check.step) else { return (.inactive, []) }
@@ -104,7 +104,7 @@ struct SilentFlow: Sendable {
     }
 
     private func checkToken(_ text: String?) throws -> CheckToken {
-        guard let text, let check = CheckToken(sealed: text, key: keys.checkKey) else { throw APIProblem.checkURLInvalid }
+        guard let text, let check = CheckToken(sealed: text, cipher: keys.checkCipher) else { throw APIProblem.checkURLInvalid }
         return check
     }
 

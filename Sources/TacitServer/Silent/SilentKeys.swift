@@ -6,12 +6,17 @@ import TacitCrypto
 /// server's master secret), the key the operator signs its answers with, and the URL
 /// devices reach this server at (known only once it listens).
 final class SilentKeys: Sendable {
-    let checkKey: [UInt8]
+    /// Seals check tokens; keyed from the master secret.
+    let checkCipher: AESGCM
+    /// Signs a check's latch; the same key as `checkCipher`.
+    let latchMAC: HMAC.SHA256Key
     let operatorKey: [UInt8]
     private let base = Mutex("http://127.0.0.1")
 
     init(secrets: ServerSecrets, operatorKey: [UInt8]) {
-        checkKey = HMAC.sha256(key: secrets.codeKey, message: Array("tacit:check_url".utf8))
+        let checkKey = HMAC.sha256(key: secrets.codeKey, message: Array("tacit:check_url".utf8))
+        checkCipher = AESGCM(key: checkKey)
+        latchMAC = HMAC.SHA256Key(checkKey)
         self.operatorKey = operatorKey
     }
 

@@ -78,12 +78,7 @@ extension SQLiteVerificationStore {
                 if known != nil { continue }
                 throw error
             }
-            let written = try await database.write { db in
-                let current = try db.query("SELECT status, deadline, last_seq, record FROM verifications WHERE id = \(id)")
-                guard let current = current.first, try Snapshot(current) == snapshot else { return false }
-                try Self.write(change, db)
-                return true
-            }
+            let written = try await database.write { db in try Self.write(change, db, over: snapshot) }
             if written {
                 recent.put(id, change.after, change.result.verification)
                 return change.result
@@ -92,7 +87,7 @@ extension SQLiteVerificationStore {
         return try await database.write { db in
             guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id)").first else { return nil }
             let change = try Self.prepare(try Self.verification(row, fields), id: id, at: at, body)
-            try Self.write(change, db)
+            _ = try Self.write(change, db, over: nil)
             return change.result
         }
     }
@@ -120,9 +115,21 @@ extension SQLiteVerificationStore {
                               result: StoreUpdateResult(result: change.result, verification: verification, events: written))
     }
 
-    static func write<T>(_ change: PreparedChange<T>, _ db: SQLiteConnection) throws {
-        try db.execute(change.statement)
+    /// Writes `change`, when the row still holds `snapshot` (any row, when nil). The
+    /// UPDATE itself carries the comparison, so the confirmation costs no read of its own;
+    /// false, with nothing written, when the row has changed or is gone.
+    static func write<T>(_ change: PreparedChange<T>, _ db: SQLiteConnection, over snapshot: Snapshot?) throws -> Bool {
+        if let snapshot {
+            try db.execute(change.statement + """
+                 AND status = \(snapshot.status) AND deadline IS \(snapshot.deadline)
+                    AND last_seq = \(snapshot.lastSeq) AND record = \(snapshot.record)
+                """)
+            guard db.changes == 1 else { return false }
+        } else {
+            try db.execute(change.statement)
+        }
         try append(change.events, db)
         try append(change.outbox, db)
+        return true
     }
 }

@@ -18,30 +18,41 @@ final class GatewaySessions: Sendable {
         case unknown
     }
 
-    private let sessions = Mutex<[String: Session]>([:])
-    /// Past this size, expired sessions are swept on insert, so the map can't grow without bound.
-    private static let sweepThreshold = 1024
+    private struct State {
+        var all: [String: Session] = [:]
+        /// The size at which the next insert sweeps expired sessions out.
+        var sweepAt = GatewaySessions.firstSweep
+    }
+
+    private let state = Mutex(State())
+    /// Expired sessions are swept on insert once the map reaches a size, so it can't grow
+    /// without bound. The next sweep waits until the map has doubled from what a sweep
+    /// left (at least this many), so a map of many live sessions isn't scanned on every insert.
+    static let firstSweep = 1024
 
     /// Opens a session for `number` and returns its id (128 random bits).
     func open(number: String, expiresAt: Date, now: Date) -> String {
         let id = Base64.urlEncode(SecureRandom.bytes(16))
-        sessions.withLock { all in
-            if all.count >= Self.sweepThreshold { all = all.filter { $0.value.expiresAt > now } }
-            all[id] = Session(number: number, expiresAt: expiresAt)
+        state.withLock { state in
+            if state.all.count >= state.sweepAt {
+                state.all = state.all.filter { $0.value.expiresAt > now }
+                state.sweepAt = max(Self.firstSweep, 2 * state.all.count)
+            }
+            state.all[id] = Session(number: number, expiresAt: expiresAt)
         }
         return id
     }
 
     /// Marks the session used; says whether this was its first, timely use.
     func claim(_ id: String, now: Date) -> Claim {
-        sessions.withLock { all in
-            guard var session = all[id] else { return .unknown }
+        state.withLock { state in
+            guard var session = state.all[id] else { return .unknown }
             if session.used { return .replayed }
             session.used = true
-            all[id] = session
+            state.all[id] = session
             return session.expiresAt > now ? .fresh(number: session.number) : .expired
         }
     }
 
-    var count: Int { sessions.withLock { $0.count } }
+    var count: Int { state.withLock { $0.all.count } }
 }

@@ -59,6 +59,39 @@ def checks_completed(server):
     return int(found.group(1)) if found else 0
 
 
+def check_rate(server, checks_file, prepared):
+    """Right-code checks per second while prepared verifications last.
+
+    Only checks that completed a verification count, read from /metrics every 0.1 s
+    while wrk runs. The window starts at the last sample before the first completion
+    (wrk's own start-up is left out) and ends at the first sample past 98 % of the
+    prepared verifications, so a run that uses them all up before its end still
+    reports the rate it ran at, not the total spread over the whole run."""
+    samples, done = [], threading.Event()
+
+    def sample():
+        while not done.is_set():
+            samples.append((time.monotonic(), checks_completed(server)))
+            time.sleep(0.1)
+
+    before = checks_completed(server)
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    try:
+        result = wrk(server.url, seconds=SECONDS, script="check.lua", env={"TACIT_CHECKS": checks_file, "TACIT_THREADS": "2"})
+    finally:
+        done.set()
+        sampler.join()
+    samples.append((time.monotonic(), checks_completed(server)))
+    start = max((i for i, (_, count) in enumerate(samples) if count == before), default=0)
+    end = next((i for i, (_, count) in enumerate(samples) if count - before >= 0.98 * prepared), len(samples) - 1)
+    (t0, c0), (t1, c1) = samples[start], samples[max(end, start + 1)]
+    result["rps"] = (c1 - c0) / (t1 - t0)
+    result["window"] = t1 - t0
+    result["completed"] = samples[-1][1] - before
+    return result
+
+
 def throughput(rows):
     server = Server().start()
     try:
@@ -72,10 +105,7 @@ def throughput(rows):
                     env={"TACIT_NUMBER_BASE": "50000000", "TACIT_DELAY_MS": str(delay)})
         checks_file = os.path.join(server.dir, "checks.txt")
         prepared = prepare_checks(server, int(min(40000, max(2000, health["rps"] * 0.5 * SECONDS))), checks_file)
-        completed_before = checks_completed(server)
-        check = wrk(server.url, seconds=SECONDS, script="check.lua", env={"TACIT_CHECKS": checks_file, "TACIT_THREADS": "2"})
-        # Only right codes on pending verifications count: repeats (409) are not checks that did work.
-        check["rps"] = (checks_completed(server) - completed_before) / SECONDS
+        check = check_rate(server, checks_file, prepared)
     finally:
         server.stop()
         server.remove()
@@ -86,8 +116,8 @@ def throughput(rows):
         ("create p99 at half rate", f"{paced['rps']:,.0f} req/s, p99 {paced.get('p99', 0):.1f} ms", "<= 25 ms", paced.get("p99", 1e9) <= 25),
         ("check rate / healthz", f"{check['rps']:,.0f} req/s = {check['rps'] / base:.0%}", ">= 40%", check["rps"] / base >= 0.40),
     ]
-    if check["rps"] * SECONDS >= prepared * 0.98:
-        print(f"  note: all {prepared} prepared verifications were checked before the run ended; the check rate is a lower bound")
+    print(f"  checks: {check['completed']:,} of {prepared:,} prepared verifications completed; "
+          f"the rate is over the {check['window']:.1f} s they lasted")
 
 
 def pending_and_restart(rows):

@@ -21,6 +21,13 @@ public protocol VerificationStore: OutboxStore {
 
     func verification(id: String) async throws -> Verification?
 
+    /// The verification as this store last read or wrote it, while it still keeps that
+    /// state in memory, else as stored. It may be out of date (changed through another
+    /// instance, or by an update racing this call), so use it only to decide what an
+    /// `update` then checks again on the stored row: a check's guard reads the number
+    /// it counts wrong codes for, and the check itself runs on the row.
+    func recentVerification(id: String) async throws -> Verification?
+
     /// Reads the verification, lets `body` change it, and writes the change and the
     /// events and outbox rows `body` returns, all in one transaction. nil when the id is unknown.
     /// The write happens only if the verification is still in the state `body` saw; a
@@ -54,6 +61,11 @@ public protocol VerificationStore: OutboxStore {
 }
 
 extension VerificationStore {
+    /// A store that keeps nothing in memory reads the stored verification.
+    public func recentVerification(id: String) async throws -> Verification? {
+        try await verification(id: id)
+    }
+
     /// Inserts without webhooks owed.
     public func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         try await insert(verification, events: events, outbox: [], at: at, idempotency: idempotency)

@@ -1,21 +1,45 @@
 import Synchronization
 import TacitCore
 
-/// A bounded map from verification id to the state last read or written, shared by the
-/// store's callers. When full it starts over: these are hints, never answers.
+/// A bounded map from verification id to the state this store last read or wrote,
+/// shared by its callers. These are hints, never answers: an update confirms a kept
+/// state against the row before writing, and a guard that reads one only decides
+/// whether the check that follows may run.
+///
+/// Two generations bound it: when the newer one holds `generation` states it becomes
+/// the older one and the oldest states go. A state put or read lately stays at least
+/// `generation` puts, so a verification's create, delivery and check, moments apart,
+/// find each other's state even under load.
 final class RecentStates: Sendable {
-    static let capacity = 4096
-    private let states = Mutex<[String: (SQLiteVerificationStore.Snapshot, Verification)]>([:])
+    typealias State = (snapshot: SQLiteVerificationStore.Snapshot, verification: Verification)
+    /// States per generation; at most twice this many are kept (about 1 KB each).
+    static let generation = 32_768
+
+    private struct Generations {
+        var newer: [String: State] = [:]
+        var older: [String: State] = [:]
+    }
+
+    private let states = Mutex(Generations())
 
     func put(_ id: String, _ snapshot: SQLiteVerificationStore.Snapshot, _ verification: Verification) {
         states.withLock { states in
-            if states.count >= Self.capacity { states.removeAll(keepingCapacity: true) }
-            states[id] = (snapshot, verification)
+            if states.newer.count >= Self.generation, states.newer[id] == nil {
+                states.older = states.newer
+                states.newer = [:]
+            }
+            states.older[id] = nil
+            states.newer[id] = (snapshot, verification)
         }
     }
 
     /// The state kept for `id`, removed so a stale one is tried only once.
-    func take(_ id: String) -> (SQLiteVerificationStore.Snapshot, Verification)? {
-        states.withLock { $0.removeValue(forKey: id) }
+    func take(_ id: String) -> State? {
+        states.withLock { $0.newer.removeValue(forKey: id) ?? $0.older.removeValue(forKey: id) }
+    }
+
+    /// The state kept for `id`, left in place.
+    func peek(_ id: String) -> State? {
+        states.withLock { $0.newer[id] ?? $0.older[id] }
     }
 }

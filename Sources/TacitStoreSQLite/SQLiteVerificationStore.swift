@@ -68,6 +68,11 @@ public final class SQLiteVerificationStore: VerificationStore {
         return verification
     }
 
+    public func recentVerification(id: String) async throws -> Verification? {
+        if let kept = recent.peek(id) { return kept.verification }
+        return try await verification(id: id)
+    }
+
     public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
         let rows = try await database.read { db in
             try db.query("SELECT body FROM events WHERE request_id = \(id) AND seq > \(after) ORDER BY seq LIMIT \(limit)")

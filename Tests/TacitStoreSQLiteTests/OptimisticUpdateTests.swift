@@ -51,6 +51,22 @@ struct OptimisticUpdateTests {
         #expect(try await second.events(id: "a", after: 0, limit: 10).map(\.seq) == [1, 2, 3, 4])
     }
 
+    @Test("the recent state is the one this store last wrote, kept after it is read, until the store reads again")
+    func recentStateIsAHint() async throws {
+        _ = try await Self.bump(second)
+        // The first store still keeps the state of its own insert: a hint, out of date.
+        #expect(try await first.recentVerification(id: "a")?.failedAttempts == 0)
+        #expect(try await first.recentVerification(id: "a")?.failedAttempts == 0)
+        // A read replaces it; an unknown id is nil either way.
+        #expect(try await first.verification(id: "a")?.failedAttempts == 1)
+        #expect(try await first.recentVerification(id: "a")?.failedAttempts == 1)
+        #expect(try await first.recentVerification(id: "nope") == nil)
+        // A store that never saw the id reads it.
+        let third = try SQLiteVerificationStore(path: directory.path)
+        third.protect(with: StoreContractTests.Protection())
+        #expect(try await third.recentVerification(id: "a")?.failedAttempts == 1)
+    }
+
     @Test("a refusal on a kept state is checked on a fresh read before it stands")
     func refusalOnKeptStateIsRechecked() async throws {
         struct NotYet: Error {}

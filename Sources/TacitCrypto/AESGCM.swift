@@ -2,41 +2,53 @@ import CCrypto
 
 /// AES-256-GCM sealing for fields kept at rest: `nonce (12) | ciphertext | tag (16)`.
 ///
-/// The key is set up once, in `init`: each seal or open copies the keyed cipher state
-/// and sets only its nonce, instead of fetching the cipher and expanding the key again
-/// (a number is opened on every read of its verification).
+/// The key is set up once, in `init`: each seal or open takes a context already keyed
+/// with it and sets only its nonce, instead of fetching the cipher and expanding the key
+/// again (a number is opened on every read of its verification).
 public struct AESGCM: Sendable {
     public struct OpenError: Error, Sendable, CustomStringConvertible {
         public var description: String { "sealed data failed authentication" }
     }
 
-    private let prepared: Prepared
+    private let encrypting: ContextPool
+    private let decrypting: ContextPool
 
     /// `key` must be 32 bytes.
     public init(key: [UInt8]) {
         precondition(key.count == 32, "AES-256-GCM needs a 32-byte key")
-        prepared = Prepared(key: key)
+        encrypting = Self.contexts(key, encrypt: true)
+        decrypting = Self.contexts(key, encrypt: false)
+    }
+
+    private static func contexts(_ key: [UInt8], encrypt: Bool) -> ContextPool {
+        ContextPool(make: {
+            guard let context = EVP_CIPHER_CTX_new(),
+                  EVP_CipherInit_ex(context, EVP_aes_256_gcm(), nil, key, nil, encrypt ? 1 : 0) == 1 else {
+                fatalError("AES-GCM: OpenSSL could not set the key")
+            }
+            return context
+        }, free: { EVP_CIPHER_CTX_free($0) })
     }
 
     public func seal(_ plaintext: [UInt8]) -> [UInt8] {
         let nonce = SecureRandom.bytes(12)
         var output = [UInt8](repeating: 0, count: plaintext.count + 16)
         var tag = [UInt8](repeating: 0, count: 16)
-        let context = prepared.copy(prepared.encrypt)
-        defer { EVP_CIPHER_CTX_free(context) }
-        var length: Int32 = 0
-        var total: Int32 = 0
-        guard EVP_EncryptInit_ex(context, nil, nil, nil, nonce) == 1,
-              EVP_EncryptUpdate(context, &output, &length, plaintext, Int32(plaintext.count)) == 1 else {
-            fatalError("AES-GCM encryption failed to start")
-        }
-        total = length
-        output.withUnsafeMutableBufferPointer { buffer in
-            _ = EVP_EncryptFinal_ex(context, buffer.baseAddress! + Int(total), &length)
-        }
-        total += length
-        guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, &tag) == 1 else {
-            fatalError("AES-GCM tag could not be read")
+        let total = encrypting.withContext { context -> Int32 in
+            var length: Int32 = 0
+            guard EVP_EncryptInit_ex(context, nil, nil, nil, nonce) == 1,
+                  EVP_EncryptUpdate(context, &output, &length, plaintext, Int32(plaintext.count)) == 1 else {
+                fatalError("AES-GCM encryption failed to start")
+            }
+            var total = length
+            output.withUnsafeMutableBufferPointer { buffer in
+                _ = EVP_EncryptFinal_ex(context, buffer.baseAddress! + Int(total), &length)
+            }
+            total += length
+            guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, &tag) == 1 else {
+                fatalError("AES-GCM tag could not be read")
+            }
+            return total
         }
         return nonce + output.prefix(Int(total)) + tag
     }
@@ -47,46 +59,18 @@ public struct AESGCM: Sendable {
         let ciphertext = Array(sealed.dropFirst(12).dropLast(16))
         var tag = Array(sealed.suffix(16))
         var output = [UInt8](repeating: 0, count: ciphertext.count + 16)
-        let context = prepared.copy(prepared.decrypt)
-        defer { EVP_CIPHER_CTX_free(context) }
-        var length: Int32 = 0
-        guard EVP_DecryptInit_ex(context, nil, nil, nil, nonce) == 1,
-              EVP_DecryptUpdate(context, &output, &length, ciphertext, Int32(ciphertext.count)) == 1,
-              EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, &tag) == 1 else { throw OpenError() }
-        let total = length
-        let final = output.withUnsafeMutableBufferPointer { buffer in
-            EVP_DecryptFinal_ex(context, buffer.baseAddress! + Int(total), &length)
-        }
-        guard final == 1 else { throw OpenError() }
-        return Array(output.prefix(Int(total + length)))
-    }
-
-    /// The keyed encrypt and decrypt states, each copied before use and never changed.
-    // @unchecked Sendable: both contexts are only read (copied) after init.
-    private final class Prepared: @unchecked Sendable {
-        let encrypt: OpaquePointer
-        let decrypt: OpaquePointer
-
-        init(key: [UInt8]) {
-            guard let encrypt = EVP_CIPHER_CTX_new(), let decrypt = EVP_CIPHER_CTX_new(),
-                  EVP_EncryptInit_ex(encrypt, EVP_aes_256_gcm(), nil, key, nil) == 1,
-                  EVP_DecryptInit_ex(decrypt, EVP_aes_256_gcm(), nil, key, nil) == 1 else {
-                fatalError("AES-GCM: OpenSSL could not set the key")
+        let total = try decrypting.withContext { context throws(OpenError) -> Int32 in
+            var length: Int32 = 0
+            guard EVP_DecryptInit_ex(context, nil, nil, nil, nonce) == 1,
+                  EVP_DecryptUpdate(context, &output, &length, ciphertext, Int32(ciphertext.count)) == 1,
+                  EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, &tag) == 1 else { throw OpenError() }
+            let total = length
+            let final = output.withUnsafeMutableBufferPointer { buffer in
+                EVP_DecryptFinal_ex(context, buffer.baseAddress! + Int(total), &length)
             }
-            self.encrypt = encrypt
-            self.decrypt = decrypt
+            guard final == 1 else { throw OpenError() }
+            return total + length
         }
-
-        deinit {
-            EVP_CIPHER_CTX_free(encrypt)
-            EVP_CIPHER_CTX_free(decrypt)
-        }
-
-        func copy(_ source: OpaquePointer) -> OpaquePointer {
-            guard let context = EVP_CIPHER_CTX_new(), EVP_CIPHER_CTX_copy(context, source) == 1 else {
-                fatalError("AES-GCM: out of memory")
-            }
-            return context
-        }
+        return Array(output.prefix(Int(total)))
     }
 }

@@ -23,8 +23,8 @@ struct AESGCMTests {
         #expect(opened.count == 32 && opened.allSatisfy { $0 == message })
     }
 
-    @Test("a changed byte anywhere, a short input or another key fails to open")
-    func tampering() {
+    @Test("a changed byte anywhere, a short input or another key fails to open, and the cipher works on after")
+    func tampering() throws {
         let cipher = AESGCM(key: Self.key)
         let sealed = cipher.seal(Array("+99012345670".utf8))
         for index in sealed.indices {
@@ -34,5 +34,8 @@ struct AESGCMTests {
         }
         #expect(throws: AESGCM.OpenError.self) { try cipher.open(Array(sealed.prefix(27))) }
         #expect(throws: AESGCM.OpenError.self) { try AESGCM(key: [UInt8](repeating: 9, count: 32)).open(sealed) }
+        // The contexts those failures used are reused, and start clean.
+        #expect(try cipher.open(sealed) == Array("+99012345670".utf8))
+        #expect(try cipher.open(cipher.seal([1, 2, 3])) == [1, 2, 3])
     }
 }

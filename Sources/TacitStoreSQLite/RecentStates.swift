@@ -23,14 +23,20 @@ final class RecentStates: Sendable {
     private let states = Mutex(Generations())
 
     func put(_ id: String, _ snapshot: SQLiteVerificationStore.Snapshot, _ verification: Verification) {
-        states.withLock { states in
+        let dropped = states.withLock { states -> [String: State] in
+            var dropped: [String: State] = [:]
             if states.newer.count >= Self.generation, states.newer[id] == nil {
+                dropped = states.older
                 states.older = states.newer
                 states.newer = [:]
             }
             states.older[id] = nil
             states.newer[id] = (snapshot, verification)
+            return dropped
         }
+        // The oldest generation is freed here, outside the lock: tens of thousands of
+        // states take a while, and every caller of the store would wait on it.
+        _ = consume dropped
     }
 
     /// The state kept for `id`, removed so a stale one is tried only once.

@@ -23,8 +23,8 @@ struct TimelineCLITests {
     /// Runs the binary to completion.
     static func tacit(_ arguments: [String]) throws -> Run {
         let process = try launch(arguments)
-        let out = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
-        let err = (process.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        let out = process.standardOutput!.fileHandleForReading.readDataToEndOfFile()
+        let err = process.standardError!.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Run(status: process.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
     }
@@ -44,7 +44,7 @@ struct TimelineCLITests {
     static func serve(_ directory: URL) throws -> (Subprocess, String) {
         let server = try launch(["serve", "--dev", "--port", "0", "--db", directory.appendingPathComponent("t.db").path])
         var seen = Data()
-        let handle = (server.standardOutput as! Pipe).fileHandleForReading
+        let handle = server.standardOutput!.fileHandleForReading
         while !String(decoding: seen, as: UTF8.self).contains("Console:") {
             let chunk = handle.availableData
             if chunk.isEmpty { break }
@@ -81,7 +81,7 @@ struct TimelineCLITests {
         let code = try #require(TimelineTestServer.code(in: body))
         _ = try await Self.call("POST", base + "/v1/verifications/\(id)/check", json: "{\"code\":\"\(code)\"}")
 
-        let followed = (follower.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        let followed = follower.standardOutput!.fileHandleForReading.readDataToEndOfFile()
         follower.waitUntilExit()
         #expect(follower.terminationStatus == 0)
         let file = directory.appendingPathComponent("export.json").path
@@ -97,8 +97,8 @@ struct TimelineCLITests {
         #expect(export["request_id"] as? String == id)
 
         server.terminate()
-        let serverOut = (server.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
-        let serverErr = (server.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        let serverOut = server.standardOutput!.fileHandleForReading.readDataToEndOfFile()
+        let serverErr = server.standardError!.fileHandleForReading.readDataToEndOfFile()
         let exported = FileManager.default.contents(atPath: file) ?? Data()
         let outputs = [serverOut, serverErr, followed, exported, Data((printed.out + replayed.out + json.out).utf8)]
         for secret in [number, String(number.dropFirst()), token, code] {

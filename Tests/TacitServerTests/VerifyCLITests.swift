@@ -72,14 +72,14 @@ struct VerifyCLITests {
         try await Self.withServer { base in
             let number = "+99012345673"
             let process = try Self.launchWithInput(["verify", number, "--server", base])
-            let input = (process.standardInput as! Pipe).fileHandleForWriting
+            let input = process.standardInput!.fileHandleForWriting
             _ = try Self.readUntil(process, "Enter the code sent by SMS")
             let code = try #require(try await Self.inboxCodes(base, number).last)
             let wrong = code == "000000" ? "111111" : "000000"
             input.write(Data("\(wrong)\n".utf8))
             _ = try Self.readUntil(process, "attempts left")
             input.write(Data("\(code)\n".utf8))
-            let rest = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
+            let rest = process.standardOutput!.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
             #expect(String(decoding: rest, as: UTF8.self).contains("SMS ✓"))
@@ -147,7 +147,7 @@ struct VerifyCLITests {
 
     /// Reads the process's stdout until `marker` shows up (or the output ends).
     static func readUntil(_ process: Subprocess, _ marker: String) throws -> String {
-        let handle = (process.standardOutput as! Pipe).fileHandleForReading
+        let handle = process.standardOutput!.fileHandleForReading
         var seen = ""
         while !seen.contains(marker) {
             let chunk = handle.availableData

@@ -2,11 +2,11 @@ import Foundation
 import Synchronization
 import TacitStore
 
-/// API keys and rate-limit counters held in memory, with the same contract as the SQLite store.
+/// API keys held in memory, and rate-limit counters through `ProcessRateLimits`, with the
+/// same contract as the SQLite store.
 extension InMemoryStore: KeyStore, RateLimitStore {
     struct SecurityState {
         var keys: [(key: APIKey, hash: [UInt8])] = []
-        var counters: [String: (windowStart: Date, hits: Int, ends: Date)] = [:]
     }
 
     public func insertKey(_ key: APIKey, hash: [UInt8]) async throws {
@@ -39,34 +39,18 @@ extension InMemoryStore: KeyStore, RateLimitStore {
     }
 
     public func consume(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
-        let start = limit.windowStart(at)
-        return security.withLock { state in
-            var counter = state.counters[key] ?? (start, 0, limit.windowEnd(at))
-            if counter.windowStart != start { counter = (start, 0, limit.windowEnd(at)) }
-            guard counter.hits < limit.limit else { return .limited(retryAfter: limit.retryAfter(at)) }
-            counter.hits += 1
-            state.counters[key] = counter
-            return .allowed(hits: counter.hits)
-        }
+        try await rateLimits.consume(key, limit, at: at)
     }
 
     public func hits(_ key: String, _ limit: RateLimit, at: Date) async throws -> Int {
-        let start = limit.windowStart(at)
-        return security.withLock { state in
-            guard let counter = state.counters[key], counter.windowStart == start else { return 0 }
-            return counter.hits
-        }
+        try await rateLimits.hits(key, limit, at: at)
     }
 
     public func resetRate(_ key: String) async throws {
-        _ = security.withLock { $0.counters.removeValue(forKey: key) }
+        try await rateLimits.resetRate(key)
     }
 
     public func sweepRates(at: Date) async throws -> Int {
-        security.withLock { state in
-            let before = state.counters.count
-            state.counters = state.counters.filter { $0.value.ends > at }
-            return before - state.counters.count
-        }
+        try await rateLimits.sweepRates(at: at)
     }
 }

@@ -14,8 +14,10 @@ public final class InMemoryStore: VerificationStore {
         var outbox = InMemoryOutbox()
     }
     private let state = Mutex(State())
-    /// API keys and rate-limit counters (see `InMemoryStore+Security.swift`).
+    /// API keys (see `InMemoryStore+Security.swift`).
     let security = Mutex(SecurityState())
+    /// Rate-limit counters, kept as a store without its own keeps them.
+    let rateLimits = ProcessRateLimits()
 
     public init() {}
 

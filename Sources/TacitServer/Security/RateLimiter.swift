@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TacitStore
 
 /// Counts hits against the store's shared counters. Subjects (numbers, addresses,
@@ -30,36 +29,5 @@ struct RateLimiter: Sendable {
 
     func reset(_ kind: String, _ subject: String) async throws {
         try await store.resetRate(key(kind, subject))
-    }
-}
-
-/// Counters for a store that keeps none: this process only. Several instances
-/// then each count on their own, so production stores implement `RateLimitStore`.
-final class LocalRateLimits: RateLimitStore {
-    private let counters = Mutex<[String: (start: Date, hits: Int, ends: Date)]>([:])
-
-    func consume(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
-        let start = limit.windowStart(at)
-        return counters.withLock { counters in
-            let hits = counters[key].flatMap { $0.start == start ? $0.hits : nil } ?? 0
-            guard hits < limit.limit else { return .limited(retryAfter: limit.retryAfter(at)) }
-            counters[key] = (start, hits + 1, limit.windowEnd(at))
-            return .allowed(hits: hits + 1)
-        }
-    }
-
-    func hits(_ key: String, _ limit: RateLimit, at: Date) async throws -> Int {
-        let start = limit.windowStart(at)
-        return counters.withLock { $0[key].flatMap { $0.start == start ? $0.hits : nil } ?? 0 }
-    }
-
-    func resetRate(_ key: String) async throws { _ = counters.withLock { $0.removeValue(forKey: key) } }
-
-    func sweepRates(at: Date) async throws -> Int {
-        counters.withLock { counters in
-            let before = counters.count
-            counters = counters.filter { $0.value.ends > at }
-            return before - counters.count
-        }
     }
 }

@@ -26,8 +26,7 @@ public struct Router: Sendable {
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         // A method no route takes (TRACE, an unknown token) is a client error on that path:
         // 405 where the path exists, 404 where it doesn't, never a 5xx.
-        let parts = request.pathSegments
-        let matches = routes.compactMap { route in route.pattern.match(parts).map { (route, $0) } }
+        let matches = self.matches(request)
         if let (route, parameters) = best(matches, for: request.method) {
             var request = request
             request.pathParameters = parameters
@@ -44,9 +43,13 @@ public struct Router: Sendable {
     /// The pattern `request` would be routed to, without running it; for labelling
     /// metrics around the router.
     public func routePattern(for request: HTTPRequest) -> String? {
+        best(matches(request), for: request.method)?.0.pattern.text
+    }
+
+    /// Every route whose pattern matches the path, whatever its method, with its captures.
+    private func matches(_ request: HTTPRequest) -> [(Route, [String: String])] {
         let parts = request.pathSegments
-        let matches = routes.compactMap { route in route.pattern.match(parts).map { (route, $0) } }
-        return best(matches, for: request.method)?.0.pattern.text
+        return routes.compactMap { route in route.pattern.match(parts).map { (route, $0) } }
     }
 
     private func best(_ matches: [(Route, [String: String])], for method: String) -> (Route, [String: String])? {

@@ -45,17 +45,7 @@ public struct JSONWriter {
     /// Digits written straight into the buffer, without a String in between.
     private mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt64, Int) = (0, 0)
-        // Reversed into a small integer first, so no buffer is needed: at most 15 digits.
-        repeat {
-            digits = (digits.0 * 10 + magnitude % 10, digits.1 + 1)
-            magnitude /= 10
-        } while magnitude > 0
-        for _ in 0..<digits.1 {
-            bytes.append(UInt8(ascii: "0") + UInt8(digits.0 % 10))
-            digits.0 /= 10
-        }
+        bytes.appendDigits(value.magnitude)
     }
 
     public mutating func string(_ text: String) {

@@ -38,3 +38,19 @@ extension StringProtocol {
         return false
     }
 }
+
+extension Array where Element == UInt8 {
+    /// Appends `value` in decimal ASCII digits, zero-padded to at least `width`.
+    public mutating func appendDigits(_ value: UInt64, width: Int = 1) {
+        var divisor: UInt64 = 1
+        var count = 1
+        while count < width || value / divisor >= 10 {
+            divisor *= 10
+            count += 1
+        }
+        while divisor > 0 {
+            append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
+    }
+}

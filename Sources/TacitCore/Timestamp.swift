@@ -19,14 +19,7 @@ public enum Timestamp {
         guard year <= 9999 else { return withFraction.format(date) }
         var text = [UInt8]()
         text.reserveCapacity(24)
-        func digits(_ value: Int64, _ width: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<width { divisor *= 10 }
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8((value / divisor) % 10))
-                divisor /= 10
-            }
-        }
+        func digits(_ value: Int64, _ width: Int) { text.appendDigits(UInt64(value), width: width) }
         digits(year, 4); text.append(UInt8(ascii: "-")); digits(month, 2); text.append(UInt8(ascii: "-")); digits(day, 2)
         text.append(UInt8(ascii: "T"))
         digits(dayMillis / 3_600_000, 2); text.append(UInt8(ascii: ":"))

@@ -26,4 +26,14 @@ struct TextShapeTests {
     func caseInsensitiveSearch(text: String, needle: String, expected: Bool) {
         #expect(text.containsBytes(needle, ignoringASCIICase: true) == expected)
     }
+
+    @Test("digits are appended in decimal, zero-padded to the width", arguments: [
+        (UInt64(0), 1, "0"), (7, 2, "07"), (2026, 4, "2026"), (5, 3, "005"), (123_456, 2, "123456"),
+        (UInt64.max, 1, "18446744073709551615"),
+    ])
+    func appendedDigits(value: UInt64, width: Int, expected: String) {
+        var bytes = Array("x".utf8)
+        bytes.appendDigits(value, width: width)
+        #expect(String(decoding: bytes, as: UTF8.self) == "x" + expected)
+    }
 }

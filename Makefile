@@ -5,7 +5,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libphonenumber-dev
+BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libphonenumber-dev libjemalloc-dev
 TEST_PACKAGES := chromium chromium-driver python3-venv sqlite3 wrk
 VENV := .build/venv
 SWIFT_TEST_FLAGS ?=

@@ -35,7 +35,13 @@ let package = Package(
         ),
         .target(name: "TacitKit"),
         .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore"]),
-        .executableTarget(name: "tacit", dependencies: ["TacitServer", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"]),
+        // jemalloc serves the server's allocations: the request path frees on other threads
+        // than it allocates on, where glibc's allocator falls back to its locked bins.
+        .executableTarget(
+            name: "tacit",
+            dependencies: ["TacitServer", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"],
+            linkerSettings: [.linkedLibrary("jemalloc")]
+        ),
 
         .testTarget(name: "TacitCoreTests", dependencies: ["TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto"]),

@@ -105,5 +105,24 @@ public enum SQLiteSchema {
             ALTER TABLE events_in_order RENAME TO events;
             CREATE UNIQUE INDEX events_by_request ON events(request_id, seq);
             """),
+        // One row for the events one change records (a check records three, a create four),
+        // holding them as a JSON array in seq order: every event row cost the writer a table
+        // insert and an index insert of its own. The `events` view still lists one row per event.
+        Migration("015_events_grouped_per_change", sql: """
+            CREATE TABLE event_groups (
+                id INTEGER PRIMARY KEY,
+                request_id TEXT NOT NULL,
+                first_seq INTEGER NOT NULL,
+                last_seq INTEGER NOT NULL,
+                body BLOB NOT NULL
+            );
+            INSERT INTO event_groups (request_id, first_seq, last_seq, body)
+                SELECT request_id, seq, seq, CAST('[' || CAST(body AS TEXT) || ']' AS BLOB) FROM events ORDER BY id;
+            DROP TABLE events;
+            CREATE UNIQUE INDEX event_groups_by_request ON event_groups(request_id, last_seq);
+            CREATE VIEW events (request_id, seq, body) AS
+                SELECT g.request_id, json_extract(e.value, '$.seq'), e.value
+                FROM event_groups g, json_each(CAST(g.body AS TEXT)) e;
+            """),
     ])
 }

@@ -51,7 +51,7 @@ extension SQLiteVerificationStore {
     struct PreparedChange<T: Sendable>: Sendable {
         let statement: SQL
         let after: Snapshot
-        let events: [RenderedEvent]
+        let events: RenderedEvents?
         let outbox: [OutboxMessage]
         let result: StoreUpdateResult<T>
     }
@@ -111,7 +111,7 @@ extension SQLiteVerificationStore {
                 last_seq = \(verification.lastSeq), record = \(record)
             WHERE id = \(id)
             """
-        return PreparedChange(statement: statement, after: Snapshot(verification, record: record), events: written.map(RenderedEvent.init), outbox: change.outbox,
+        return PreparedChange(statement: statement, after: Snapshot(verification, record: record), events: RenderedEvents(written), outbox: change.outbox,
                               result: StoreUpdateResult(result: change.result, verification: verification, events: written))
     }
 

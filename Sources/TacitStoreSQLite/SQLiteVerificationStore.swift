@@ -32,7 +32,7 @@ public final class SQLiteVerificationStore: VerificationStore {
         // Everything but the statements is worked out before the writer's turn.
         var stored = verification
         let recorded = stored.record(events, at: at)
-        let rendered = recorded.map(RenderedEvent.init)
+        let rendered = RenderedEvents(recorded)
         let record = VerificationRecord.encode(stored)
         let written = try await database.write { [stored] db in
             if let idempotency {
@@ -74,11 +74,14 @@ public final class SQLiteVerificationStore: VerificationStore {
     }
 
     public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
+        // Every group ending past `after` holds at least one event to return, so `limit`
+        // groups hold enough; only the first may also hold events up to `after`.
         let rows = try await database.read { db in
-            try db.query("SELECT body FROM events WHERE request_id = \(id) AND seq > \(after) ORDER BY seq LIMIT \(limit)")
+            try db.query("SELECT body FROM event_groups WHERE request_id = \(id) AND last_seq > \(after) ORDER BY last_seq LIMIT \(limit)")
         }
         let decoder = JSONDecoder()
-        return try rows.map { try decoder.decode(TimelineEvent.self, from: Data(try $0.blob("body"))) }
+        let events = try rows.flatMap { try decoder.decode([TimelineEvent].self, from: Data(try $0.blob("body"))) }
+        return Array(events.lazy.filter { $0.seq > after }.prefix(limit))
     }
 
     public func deadlines(limit: Int) async throws -> [Deadline] {
@@ -92,18 +95,32 @@ public final class SQLiteVerificationStore: VerificationStore {
         try await database.read { db in try db.query("SELECT COUNT(*) AS n FROM verifications WHERE status = 'pending'").first?.int("n") ?? 0 }
     }
 
-    /// An event with its JSON written, ready to insert.
-    struct RenderedEvent: Sendable {
+    /// The events one change records, written as one JSON array, ready to insert as one row.
+    struct RenderedEvents: Sendable {
         let requestId: String
-        let seq: Int
+        let firstSeq: Int
+        let lastSeq: Int
         let body: [UInt8]
-        init(_ event: TimelineEvent) { (requestId, seq, body) = (event.requestId, event.seq, event.jsonBytes) }
+
+        /// Nil when the change records no events.
+        init?(_ events: [TimelineEvent]) {
+            guard let first = events.first, let last = events.last else { return nil }
+            var body: [UInt8] = [UInt8(ascii: "[")]
+            for event in events {
+                if body.count > 1 { body.append(UInt8(ascii: ",")) }
+                body += event.jsonBytes
+            }
+            body.append(UInt8(ascii: "]"))
+            (requestId, firstSeq, lastSeq, self.body) = (first.requestId, first.seq, last.seq, body)
+        }
     }
 
-    static func append(_ events: [RenderedEvent], _ db: SQLiteConnection) throws {
-        for event in events {
-            try db.execute("INSERT INTO events (request_id, seq, body) VALUES (\(event.requestId), \(event.seq), \(event.body))")
-        }
+    static func append(_ events: RenderedEvents?, _ db: SQLiteConnection) throws {
+        guard let events else { return }
+        try db.execute("""
+            INSERT INTO event_groups (request_id, first_seq, last_seq, body)
+            VALUES (\(events.requestId), \(events.firstSeq), \(events.lastSeq), \(events.body))
+            """)
     }
 
     static func verification(_ row: Row, _ fields: any FieldProtection) throws -> Verification {

@@ -47,7 +47,7 @@ struct MigratorTests {
         #expect(try connection.query("SELECT name FROM sqlite_master WHERE name = 'half'").isEmpty)
     }
 
-    @Test("events stored before 014 moved them into arrival order read back the same, and (request_id, seq) stays unique")
+    @Test("events stored before 014 and 015 read back the same, one group each in their stored order, and no two groups of a request end at one seq")
     func eventsKeepTheirOrder() async throws {
         let file = try TemporaryDatabase()
         do {
@@ -64,6 +64,14 @@ struct MigratorTests {
         #expect(try await store.events(id: "a", after: 0, limit: 10).map(\.seq) == [1, 2])
         #expect(try await store.events(id: "b", after: 1, limit: 10).map(\.seq) == [2])
         let connection = try SQLiteConnection(path: file.path)
-        #expect(throws: SQLiteError.self) { try connection.execute("INSERT INTO events (request_id, seq, body) VALUES ('a', 2, x'00')") }
+        let groups = try connection.query("SELECT request_id, first_seq, last_seq FROM event_groups ORDER BY id")
+            .map { "\(try $0.string("request_id"))\(try $0.int("first_seq"))-\(try $0.int("last_seq"))" }
+        #expect(groups == ["a1-1", "a2-2", "b1-1", "b2-2"])
+        let listed = try connection.query("SELECT request_id, seq FROM events ORDER BY request_id, seq")
+            .map { "\(try $0.string("request_id"))\(try $0.int("seq"))" }
+        #expect(listed == ["a1", "a2", "b1", "b2"])
+        #expect(throws: SQLiteError.self) {
+            try connection.execute("INSERT INTO event_groups (request_id, first_seq, last_seq, body) VALUES ('a', 2, 2, x'5b5d')")
+        }
     }
 }

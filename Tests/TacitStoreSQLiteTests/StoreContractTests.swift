@@ -89,6 +89,8 @@ struct StoreContractTests {
         #expect(events[1].data["phone_number"] == .string("+99•••••5670"))
         #expect(events[2].data["code"] == .string("••••56"))
         #expect(try await store.events(id: "a", after: 2, limit: 100).map(\.seq) == [3])
+        #expect(try await store.events(id: "a", after: 0, limit: 2).map(\.seq) == [1, 2])
+        #expect(try await store.events(id: "a", after: 1, limit: 1).map(\.seq) == [2])
         #expect(try await store.verification(id: "a")?.failedAttempts == 3)
         #expect(try await store.update(id: "missing", at: Self.now) { _ in StoreChange(0) } == nil)
     }

@@ -45,10 +45,9 @@ public final class SQLiteVerificationStore: VerificationStore {
             }
             do {
                 try db.execute("""
-                    INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, client_token_hash)
+                    INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record)
                     VALUES (\(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
-                            \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq),
-                            \(record), \(stored.clientTokenHash))
+                            \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq), \(record))
                     """)
             } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.concurrentVerification }
             try Self.append(rendered, db)

@@ -120,9 +120,3 @@ public final class InMemoryStore: VerificationStore {
         state.withLock { $0.verifications.values.filter { $0.status == .pending }.count }
     }
 }
-
-extension InMemoryStore: ClientTokenDirectory {
-    public func pendingVerificationID(clientTokenHash: [UInt8]) async throws -> String? {
-        try await pendingVerifications().first { $0.clientTokenHash == clientTokenHash }?.id
-    }
-}

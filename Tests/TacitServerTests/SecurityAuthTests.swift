@@ -85,4 +85,21 @@ struct SecurityAuthTests {
         #expect(try await server.request("DELETE", "/v1/verifications/\(id)", token: key).status == 204)
         #expect(try await server.check(id, "123456", token: token).status == 403, "the token ended with its verification")
     }
+
+    @Test("a client token names its verification; only another pending verification's real token is a 403, one naming it with a made-up tail is a 401")
+    func forgedTokenNamingAnother() async throws {
+        let server = try await SecurityTestServer(dev: false, silent: IssuingSilentAuth())
+        defer { Task { await server.stop() } }
+        let key = try await server.makeKey()
+        let first = try await server.start(Self.number, workflow: ["silent_auth", "sms"], token: key)
+        let second = try await server.start("+447911123457", workflow: ["silent_auth", "sms"], token: key)
+        let id = try #require(first.json["request_id"] as? String)
+        let otherId = try #require(second.json["request_id"] as? String)
+        let token = try #require(first.json["client_token"] as? String)
+        #expect(token.hasPrefix("ct_\(id)_"))
+        let forged = "ct_\(id)_" + String(repeating: "A", count: 43)
+        #expect(try await server.check(otherId, "wrong-code-1234", token: forged).status == 401)
+        #expect(try await server.check(id, "wrong-code-1234", token: forged).status == 401)
+        #expect(try await server.check(otherId, "wrong-code-1234", token: token).status == 403)
+    }
 }

@@ -28,8 +28,9 @@ struct VerificationRoutes: Sendable {
         let number = try parsePhone(start)
         let idempotency = try await idempotencyRecord(for: request)
         if let idempotency, let replay = try await replay(idempotency) { return replay }
-        let clientToken = Token.generate(prefix: "ct_")
-        let draft = Verification(id: ids.make(), phoneNumber: number.e164, options: start.options,
+        let id = ids.make()
+        let clientToken = ClientToken.make(for: id)
+        let draft = Verification(id: id, phoneNumber: number.e164, options: start.options,
                                  clientTokenHash: secrets.tokenHash(clientToken), createdAt: runner.clock.now())
         let event = EventDraft("api:create", note: "The app's backend asked Tacit to verify \(number.redacted) (POST /v1/verifications).",
                                data: ["phone_number": .phone(number.e164), "client_ref": start.options.clientRef.map { .text($0) } ?? .null])

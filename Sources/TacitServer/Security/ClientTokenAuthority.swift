@@ -19,8 +19,9 @@ struct ClientTokenAuthority: Sendable {
             guard verification.status == .pending else { throw APIProblem.clientTokenExpired }
             return verification
         }
-        if let directory = store as? any ClientTokenDirectory,
-           try await directory.pendingVerificationID(clientTokenHash: hash) != nil {
+        if let owner = ClientToken.verificationId(in: token), owner != id,
+           let verification = try await store.verification(id: owner), verification.status == .pending,
+           ConstantTime.equals(hash, verification.clientTokenHash) {
             throw APIProblem.clientTokenForbidden
         }
         throw APIProblem.clientTokenMissing

@@ -105,7 +105,7 @@ public enum SQLiteSchema {
             ALTER TABLE events_in_order RENAME TO events;
             CREATE UNIQUE INDEX events_by_request ON events(request_id, seq);
             """),
-        // One row for the events one change records (a check records three, a create four),
+        // One row for the events one change records (a right code's check records three),
         // holding them as a JSON array in seq order: every event row cost the writer a table
         // insert and an index insert of its own. The `events` view still lists one row per event.
         Migration("015_events_grouped_per_change", sql: """

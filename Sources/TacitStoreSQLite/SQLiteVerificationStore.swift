@@ -105,8 +105,8 @@ public final class SQLiteVerificationStore: VerificationStore {
         init?(_ events: [TimelineEvent]) {
             guard let first = events.first, let last = events.last else { return nil }
             var body: [UInt8] = [UInt8(ascii: "[")]
-            for event in events {
-                if body.count > 1 { body.append(UInt8(ascii: ",")) }
+            for (index, event) in events.enumerated() {
+                if index > 0 { body.append(UInt8(ascii: ",")) }
                 body += event.jsonBytes
             }
             body.append(UInt8(ascii: "]"))

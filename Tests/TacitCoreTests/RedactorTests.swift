@@ -34,6 +34,12 @@ struct RedactorTests {
         ("token ct_AbCdEfGhIjKlMnOp here", "token [redacted] here"),
         ("sent to +99•••••5670 again", "sent to +99•••••5670 again"),
         ("short 5551234", "short •••••"),
+        ("•1234 and •12345", "•1234 and ••••45"),
+        ("+1234", "+••••"),
+        ("12+3456", "12+••••"),
+        ("a+b + 12", "a+b + 12"),
+        ("•••••5671234", "••••••••••"),
+        ("+99•••••5671 then 4821", "+99•••••5671 then ••••"),
     ])
     func scrub(text: String, expected: String) {
         #expect(Redactor.scrub(text) == expected)

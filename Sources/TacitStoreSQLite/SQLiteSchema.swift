@@ -125,9 +125,12 @@ public enum SQLiteSchema {
                 FROM event_groups g, json_each(CAST(g.body AS TEXT)) e;
             """),
         // A client token now names its verification, so nothing looks tokens up by hash any
-        // more; the index cost every create a random page. The column stays, unused.
+        // more; the index cost every create a random page.
         Migration("016_no_client_token_index", sql: """
             DROP INDEX verifications_pending_client_token;
+            """),
+        Migration("017_no_client_token_column", sql: """
+            ALTER TABLE verifications DROP COLUMN client_token_hash;
             """),
     ])
 }

@@ -11,7 +11,7 @@ enum ClientToken {
     static let tailLength = 43
 
     static func make(for verificationId: String) -> String {
-        prefix + verificationId + "_" + Base64.urlEncode(SecureRandom.bytes(32))
+        Token.generate(prefix: prefix + verificationId + "_", bytes: 32)
     }
 
     /// The id of the verification `token` was made for; nil for anything not shaped like one

@@ -126,10 +126,8 @@ public enum SQLiteSchema {
             """),
         // A client token now names its verification, so nothing looks tokens up by hash any
         // more; the index cost every create a random page.
-        Migration("016_no_client_token_index", sql: """
+        Migration("016_no_client_token_hash", sql: """
             DROP INDEX verifications_pending_client_token;
-            """),
-        Migration("017_no_client_token_column", sql: """
             ALTER TABLE verifications DROP COLUMN client_token_hash;
             """),
     ])

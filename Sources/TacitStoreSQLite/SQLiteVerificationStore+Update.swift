@@ -66,9 +66,8 @@ extension SQLiteVerificationStore {
             if let known {
                 (snapshot, verification) = known
             } else {
-                let rows = try await database.read { db in try db.query("SELECT * FROM verifications WHERE id = \(id)") }
-                guard let row = rows.first else { return nil }
-                (snapshot, verification) = (try Snapshot(row), try Self.verification(row, fields))
+                guard let stored = try await database.read({ db in try Self.stored(id, db, fields) }) else { return nil }
+                (snapshot, verification) = stored
             }
             let change: PreparedChange<T>
             do {
@@ -85,8 +84,8 @@ extension SQLiteVerificationStore {
             }
         }
         return try await database.write { db in
-            guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id)").first else { return nil }
-            let change = try Self.prepare(try Self.verification(row, fields), id: id, at: at, body)
+            guard let stored = try Self.stored(id, db, fields) else { return nil }
+            let change = try Self.prepare(stored.verification, id: id, at: at, body)
             _ = try Self.write(change, db, over: nil)
             return change.result
         }

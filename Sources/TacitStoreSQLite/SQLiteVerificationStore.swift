@@ -60,11 +60,9 @@ public final class SQLiteVerificationStore: VerificationStore {
 
     public func verification(id: String) async throws -> Verification? {
         let fields = try protection.get()
-        let rows = try await database.read { db in try db.query("SELECT * FROM verifications WHERE id = \(id)") }
-        guard let row = rows.first else { return nil }
-        let verification = try Self.verification(row, fields)
-        recent.put(id, try Snapshot(row), verification)
-        return verification
+        guard let stored = try await database.read({ db in try Self.stored(id, db, fields) }) else { return nil }
+        recent.put(id, stored.snapshot, stored.verification)
+        return stored.verification
     }
 
     public func recentVerification(id: String) async throws -> Verification? {
@@ -120,6 +118,13 @@ public final class SQLiteVerificationStore: VerificationStore {
             INSERT INTO event_groups (request_id, first_seq, last_seq, body)
             VALUES (\(events.requestId), \(events.firstSeq), \(events.lastSeq), \(events.body))
             """)
+    }
+
+    /// The row for `id`: the snapshot an update is confirmed against, and the verification it holds.
+    static func stored(_ id: String, _ db: SQLiteConnection, _ fields: any FieldProtection) throws
+        -> (snapshot: Snapshot, verification: Verification)? {
+        guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id)").first else { return nil }
+        return (try Snapshot(row), try verification(row, fields))
     }
 
     static func verification(_ row: Row, _ fields: any FieldProtection) throws -> Verification {

@@ -130,5 +130,13 @@ public enum SQLiteSchema {
             DROP INDEX verifications_pending_client_token;
             ALTER TABLE verifications DROP COLUMN client_token_hash;
             """),
+        // "One pending verification per number" was a unique index over pending rows only:
+        // every create added a random page of it and every finished verification removed
+        // one. An index over all rows never changes after the insert; the create checks the
+        // number's newest row instead (see `SQLiteVerificationStore.insert`).
+        Migration("017_number_index_over_all_rows", sql: """
+            DROP INDEX verifications_one_pending_per_number;
+            CREATE INDEX verifications_by_number ON verifications(phone_index);
+            """),
     ])
 }

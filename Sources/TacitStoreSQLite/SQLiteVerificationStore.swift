@@ -43,13 +43,17 @@ public final class SQLiteVerificationStore: VerificationStore {
                         """)
                 } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.idempotencyKeyReused }
             }
-            do {
-                try db.execute("""
-                    INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record)
-                    VALUES (\(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
-                            \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq), \(record))
-                    """)
-            } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.concurrentVerification }
+            // Creates are serialised by the writer, and none is made while the number has a
+            // pending verification, so that one, if any, is always the number's newest row.
+            if let newest = try db.query("SELECT status FROM verifications WHERE phone_index = \(index) ORDER BY rowid DESC LIMIT 1").first,
+               try newest.string("status") == VerificationStatus.pending.rawValue {
+                throw StoreError.concurrentVerification
+            }
+            try db.execute("""
+                INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record)
+                VALUES (\(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
+                        \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq), \(record))
+                """)
             try Self.append(rendered, db)
             try Self.append(outbox, db)
             return recorded

@@ -1,4 +1,7 @@
+import Foundation
 import Testing
+import TacitCore
+import TacitStore
 import TacitStoreSQLite
 
 @Suite("Migrator")
@@ -45,6 +48,42 @@ struct MigratorTests {
         #expect(throws: Boom.self) { try failing.migrate(connection) }
         #expect(try failing.appliedMigrations(connection) == [])
         #expect(try connection.query("SELECT name FROM sqlite_master WHERE name = 'half'").isEmpty)
+    }
+
+    @Test("after 017 a number whose newest verification is pending still refuses another, and one whose verifications all finished takes one")
+    func onePendingPerNumberAcross017() async throws {
+        struct Protection: FieldProtection {
+            func seal(_ plaintext: [UInt8]) -> [UInt8] { plaintext }
+            func open(_ sealed: [UInt8]) throws -> [UInt8] { sealed }
+            func index(_ value: String) -> String { "idx" + value }
+        }
+        let file = try TemporaryDatabase()
+        do {
+            let connection = try SQLiteConnection(path: file.path)
+            let before = SQLiteSchema.migrator.migrations.prefix { $0.name != "017_number_index_over_all_rows" }
+            try Migrator(Array(before)).migrate(connection)
+            for (id, number, status) in [("v1", "+99012345670", "completed"), ("v2", "+99012345671", "expired"), ("v3", "+99012345670", "pending")] {
+                try connection.execute("""
+                    INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record)
+                    VALUES (\(id), \("idx" + number), \([UInt8](number.utf8)), \(status), NULL, 0, 0, 1, \([UInt8]()))
+                    """)
+            }
+        }
+        let store = try SQLiteVerificationStore(path: file.path)
+        try await store.migrate()
+        store.protect(with: Protection())
+        let now = Date(timeIntervalSince1970: 1_796_000_000)
+        func verification(_ id: String, _ number: String) -> Verification {
+            Verification(id: id, phoneNumber: number, options: VerificationOptions(workflow: [.sms]), clientTokenHash: [7], createdAt: now)
+        }
+        await #expect(throws: StoreError.concurrentVerification) {
+            _ = try await store.insert(verification("v4", "+99012345670"), events: [], at: now, idempotency: nil)
+        }
+        _ = try await store.insert(verification("v5", "+99012345671"), events: [], at: now, idempotency: nil)
+        let connection = try SQLiteConnection(path: file.path)
+        let indexes = try connection.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'verifications' AND sql IS NOT NULL ORDER BY name")
+            .map { try $0.string("name") }
+        #expect(indexes == ["verifications_by_number", "verifications_pending_deadline"])
     }
 
     @Test("events stored before 014 and 015 read back the same, one group each in their stored order, and no two groups of a request end at one seq")

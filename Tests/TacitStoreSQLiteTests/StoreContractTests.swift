@@ -70,7 +70,11 @@ struct StoreContractTests {
             return StoreChange(())
         }
         _ = try await store.insert(Self.verification("b"), events: [], at: Self.now, idempotency: nil)
+        await #expect(throws: StoreError.concurrentVerification) {
+            _ = try await store.insert(Self.verification("c"), events: [], at: Self.now, idempotency: nil)
+        }
         #expect(try await store.pendingCount() == 1)
+        #expect(try await store.verification(id: "c") == nil)
     }
 
     @Test("updates append events with gap-free sequence numbers, redacted", arguments: Kind.allCases)

@@ -138,5 +138,19 @@ public enum SQLiteSchema {
             DROP INDEX verifications_one_pending_per_number;
             CREATE INDEX verifications_by_number ON verifications(phone_index);
             """),
+        // A check's group of events went into an index by request at a random page. Now each
+        // group links back to the one before it, and the verification row (rewritten by
+        // every change anyway) names its newest; reads walk back from there.
+        Migration("018_event_groups_linked", sql: """
+            ALTER TABLE event_groups ADD COLUMN previous INTEGER;
+            ALTER TABLE verifications ADD COLUMN last_group INTEGER;
+            UPDATE event_groups SET previous = (
+                SELECT p.id FROM event_groups p
+                WHERE p.request_id = event_groups.request_id AND p.last_seq < event_groups.first_seq
+                ORDER BY p.last_seq DESC LIMIT 1);
+            UPDATE verifications SET last_group = (
+                SELECT g.id FROM event_groups g WHERE g.request_id = verifications.id ORDER BY g.last_seq DESC LIMIT 1);
+            DROP INDEX event_groups_by_request;
+            """),
     ])
 }

@@ -25,31 +25,40 @@ extension SQLiteVerificationStore {
     static let optimisticAttempts = 2
 
     /// The columns a change is worked out from: equal snapshots are the same state.
+    /// `lastGroup` is where the next group of events links back to; it changes only
+    /// with `lastSeq`, so the confirmation need not compare it.
     struct Snapshot: Equatable, Sendable {
         let status: String
         let deadline: Double?
         let lastSeq: Int
         let record: [UInt8]
+        var lastGroup: Int?
 
         init(_ row: Row) throws {
             status = try row.string("status")
             deadline = try row.optionalDouble("deadline")
             lastSeq = try row.int("last_seq")
             record = try row.blob("record")
+            lastGroup = try row.optionalInt("last_group")
         }
 
         /// The columns as `verification` is written, its record encoded as `record`.
-        init(_ verification: Verification, record: [UInt8]) {
+        init(_ verification: Verification, record: [UInt8], lastGroup: Int?) {
             status = verification.status.rawValue
             deadline = verification.deadline?.timeIntervalSince1970
             lastSeq = verification.lastSeq
             self.record = record
+            self.lastGroup = lastGroup
         }
     }
 
-    /// A change ready to write: its statement, its events' JSON and what the caller gets back.
+    /// The row changed between the read and the write: the write is undone and redone.
+    struct RowChanged: Error {}
+
+    /// A change ready to write: its columns, its events' JSON and what the caller gets back.
     struct PreparedChange<T: Sendable>: Sendable {
-        let statement: SQL
+        let id: String
+        let assignments: SQL
         let after: Snapshot
         let events: RenderedEvents?
         let outbox: [OutboxMessage]
@@ -77,16 +86,18 @@ extension SQLiteVerificationStore {
                 if known != nil { continue }
                 throw error
             }
-            let written = try await database.write { db in try Self.write(change, db, over: snapshot) }
-            if written {
-                recent.put(id, change.after, change.result.verification)
+            do {
+                let after = try await database.write { db in try Self.write(change, db, over: snapshot) }
+                recent.put(id, after, change.result.verification)
                 return change.result
+            } catch is RowChanged {
+                continue
             }
         }
         return try await database.write { db in
             guard let stored = try Self.stored(id, db, fields) else { return nil }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
-            _ = try Self.write(change, db, over: nil)
+            _ = try Self.write(change, db, over: stored.snapshot)
             return change.result
         }
     }
@@ -105,30 +116,28 @@ extension SQLiteVerificationStore {
             status = \(verification.status.rawValue), deadline = \(verification.deadline?.timeIntervalSince1970),
             """
         let record = VerificationRecord.encode(verification)
-        let statement: SQL = """
-            UPDATE verifications SET \(indexed) updated_at = \(at.timeIntervalSince1970),
-                last_seq = \(verification.lastSeq), record = \(record)
-            WHERE id = \(id)
+        let assignments: SQL = """
+            \(indexed) updated_at = \(at.timeIntervalSince1970), last_seq = \(verification.lastSeq), record = \(record)
             """
-        return PreparedChange(statement: statement, after: Snapshot(verification, record: record), events: RenderedEvents(written), outbox: change.outbox,
+        return PreparedChange(id: id, assignments: assignments, after: Snapshot(verification, record: record, lastGroup: nil),
+                              events: RenderedEvents(written), outbox: change.outbox,
                               result: StoreUpdateResult(result: change.result, verification: verification, events: written))
     }
 
-    /// Writes `change`, when the row still holds `snapshot` (any row, when nil). The
-    /// UPDATE itself carries the comparison, so the confirmation costs no read of its own;
-    /// false, with nothing written, when the row has changed or is gone.
-    static func write<T>(_ change: PreparedChange<T>, _ db: SQLiteConnection, over snapshot: Snapshot?) throws -> Bool {
-        if let snapshot {
-            try db.execute(change.statement + """
-                 AND status = \(snapshot.status) AND deadline IS \(snapshot.deadline)
-                    AND last_seq = \(snapshot.lastSeq) AND record = \(snapshot.record)
-                """)
-            guard db.changes == 1 else { return false }
-        } else {
-            try db.execute(change.statement)
-        }
-        try append(change.events, db)
+    /// Writes `change` when the row still holds `snapshot`, and returns the row's new
+    /// snapshot. The UPDATE itself carries the comparison, so the confirmation costs no
+    /// read of its own; when the row has changed or is gone it throws `RowChanged`, which
+    /// undoes the events already inserted.
+    static func write<T>(_ change: PreparedChange<T>, _ db: SQLiteConnection, over snapshot: Snapshot) throws -> Snapshot {
+        var after = change.after
+        after.lastGroup = try append(change.events, after: snapshot.lastGroup, db)
+        try db.execute("""
+            UPDATE verifications SET \(change.assignments), last_group = \(after.lastGroup)
+            WHERE id = \(change.id) AND status = \(snapshot.status) AND deadline IS \(snapshot.deadline)
+                AND last_seq = \(snapshot.lastSeq) AND record = \(snapshot.record)
+            """)
+        guard db.changes == 1 else { throw RowChanged() }
         try append(change.outbox, db)
-        return true
+        return after
     }
 }

@@ -43,23 +43,22 @@ public final class SQLiteVerificationStore: VerificationStore {
                         """)
                 } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.idempotencyKeyReused }
             }
-            // Creates are serialised by the writer, and none is made while the number has a
-            // pending verification, so that one, if any, is always the number's newest row.
-            if let newest = try db.query("SELECT status FROM verifications WHERE phone_index = \(index) ORDER BY rowid DESC LIMIT 1").first,
-               try newest.string("status") == VerificationStatus.pending.rawValue {
-                throw StoreError.concurrentVerification
-            }
+            let lastGroup = try Self.append(rendered, after: nil, db)
+            // One pending verification per number. Creates are serialised by the writer, and
+            // none is made while the number has a pending verification, so that one, if any,
+            // is always the number's newest row: the insert happens only when it is not.
             try db.execute("""
-                INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record)
-                VALUES (\(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
-                        \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq), \(record))
+                INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, last_group)
+                SELECT \(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
+                       \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq), \(record), \(lastGroup)
+                WHERE (SELECT status FROM verifications WHERE phone_index = \(index) ORDER BY rowid DESC LIMIT 1) IS NOT 'pending'
                 """)
-            try Self.append(rendered, db)
+            guard db.changes == 1 else { throw StoreError.concurrentVerification }
             try Self.append(outbox, db)
-            return recorded
+            return lastGroup
         }
-        recent.put(stored.id, Snapshot(stored, record: record), stored)
-        return written
+        recent.put(stored.id, Snapshot(stored, record: record, lastGroup: written), stored)
+        return recorded
     }
 
     public func verification(id: String) async throws -> Verification? {
@@ -75,10 +74,20 @@ public final class SQLiteVerificationStore: VerificationStore {
     }
 
     public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
-        // Every group ending past `after` holds at least one event to return, so `limit`
-        // groups hold enough; only the first may also hold events up to `after`.
+        // A verification's groups link back from its newest, and seqs have no gaps: the
+        // walk goes back while the group before may still end past `after`. Only the
+        // oldest group it reads may also hold events up to `after`.
         let rows = try await database.read { db in
-            try db.query("SELECT body FROM event_groups WHERE request_id = \(id) AND last_seq > \(after) ORDER BY last_seq LIMIT \(limit)")
+            try db.query("""
+                WITH RECURSIVE chain(id, previous, first_seq, body) AS (
+                    SELECT id, previous, first_seq, body FROM event_groups
+                        WHERE id = (SELECT last_group FROM verifications WHERE id = \(id)) AND last_seq > \(after)
+                    UNION ALL
+                    SELECT g.id, g.previous, g.first_seq, g.body FROM chain JOIN event_groups g ON g.id = chain.previous
+                        WHERE chain.first_seq > \(after) + 1
+                )
+                SELECT body FROM chain ORDER BY first_seq
+                """)
         }
         let decoder = JSONDecoder()
         let events = try rows.flatMap { try decoder.decode([TimelineEvent].self, from: Data(try $0.blob("body"))) }
@@ -116,12 +125,15 @@ public final class SQLiteVerificationStore: VerificationStore {
         }
     }
 
-    static func append(_ events: RenderedEvents?, _ db: SQLiteConnection) throws {
-        guard let events else { return }
+    /// Inserts `events` as one group linked back to the group `after`; returns the
+    /// verification's newest group from then on.
+    static func append(_ events: RenderedEvents?, after previous: Int?, _ db: SQLiteConnection) throws -> Int? {
+        guard let events else { return previous }
         try db.execute("""
-            INSERT INTO event_groups (request_id, first_seq, last_seq, body)
-            VALUES (\(events.requestId), \(events.firstSeq), \(events.lastSeq), \(events.body))
+            INSERT INTO event_groups (request_id, first_seq, last_seq, previous, body)
+            VALUES (\(events.requestId), \(events.firstSeq), \(events.lastSeq), \(previous), \(events.body))
             """)
+        return Int(db.lastInsertRowID)
     }
 
     /// The row for `id`: the snapshot an update is confirmed against, and the verification it holds.

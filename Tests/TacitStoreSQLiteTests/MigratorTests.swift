@@ -86,13 +86,19 @@ struct MigratorTests {
         #expect(indexes == ["verifications_by_number", "verifications_pending_deadline"])
     }
 
-    @Test("events stored before 014 and 015 read back the same, one group each in their stored order, and no two groups of a request end at one seq")
+    @Test("events stored before 014, 015 and 018 read back the same, one group each in their stored order, each linked to the one before")
     func eventsKeepTheirOrder() async throws {
         let file = try TemporaryDatabase()
         do {
             let connection = try SQLiteConnection(path: file.path)
             let before = SQLiteSchema.migrator.migrations.prefix { $0.name != "014_events_in_arrival_order" }
             try Migrator(Array(before)).migrate(connection)
+            for id in ["a", "b"] {
+                try connection.execute("""
+                    INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record)
+                    VALUES (\(id), \(id), x'00', 'completed', NULL, 0, 0, 2, x'00')
+                    """)
+            }
             for (id, seq) in [("b", 2), ("a", 1), ("b", 1), ("a", 2)] {
                 let body = Array(#"{"request_id":"\#(id)","seq":\#(seq),"label":"x:old","note":"","outcome":"info","source":"server","channel":null,"data":{},"at":"2026-11-30T00:00:00.000Z"}"#.utf8)
                 try connection.execute("INSERT INTO events (request_id, seq, body) VALUES (\(id), \(seq), \(body))")
@@ -109,8 +115,14 @@ struct MigratorTests {
         let listed = try connection.query("SELECT request_id, seq FROM events ORDER BY request_id, seq")
             .map { "\(try $0.string("request_id"))\(try $0.int("seq"))" }
         #expect(listed == ["a1", "a2", "b1", "b2"])
-        #expect(throws: SQLiteError.self) {
-            try connection.execute("INSERT INTO event_groups (request_id, first_seq, last_seq, body) VALUES ('a', 2, 2, x'5b5d')")
-        }
+        let links = try connection.query("""
+            SELECT g.request_id || g.last_seq || '<' || COALESCE(p.request_id || p.last_seq, '-') AS link
+            FROM event_groups g LEFT JOIN event_groups p ON p.id = g.previous ORDER BY g.request_id, g.last_seq
+            """).map { try $0.string("link") }
+        #expect(links == ["a1<-", "a2<a1", "b1<-", "b2<b1"])
+        let newest = try connection.query("""
+            SELECT v.id || g.last_seq AS newest FROM verifications v JOIN event_groups g ON g.id = v.last_group ORDER BY v.id
+            """).map { try $0.string("newest") }
+        #expect(newest == ["a2", "b2"])
     }
 }

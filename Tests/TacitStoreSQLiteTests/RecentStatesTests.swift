@@ -7,7 +7,7 @@ import TacitCore
 struct RecentStatesTests {
     static func state(_ id: String) -> (SQLiteVerificationStore.Snapshot, Verification) {
         let verification = StoreContractTests.verification(id)
-        return (SQLiteVerificationStore.Snapshot(verification, record: [1, 2, 3]), verification)
+        return (SQLiteVerificationStore.Snapshot(verification, record: [1, 2, 3], lastGroup: nil), verification)
     }
 
     @Test("peek leaves a state in place, take removes it")

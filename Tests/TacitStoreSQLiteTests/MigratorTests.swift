@@ -77,13 +77,14 @@ struct MigratorTests {
             Verification(id: id, phoneNumber: number, options: VerificationOptions(workflow: [.sms]), clientTokenHash: [7], createdAt: now)
         }
         await #expect(throws: StoreError.concurrentVerification) {
-            _ = try await store.insert(verification("v4", "+99012345670"), events: [], at: now, idempotency: nil)
+            _ = try await store.insert(verification("v4", "+99012345670"), events: [EventDraft("x:refused", note: "")], at: now, idempotency: nil)
         }
         _ = try await store.insert(verification("v5", "+99012345671"), events: [], at: now, idempotency: nil)
         let connection = try SQLiteConnection(path: file.path)
         let indexes = try connection.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'verifications' AND sql IS NOT NULL ORDER BY name")
             .map { try $0.string("name") }
         #expect(indexes == ["verifications_by_number", "verifications_pending_deadline"])
+        #expect(try connection.query("SELECT id FROM event_groups WHERE request_id = 'v4'").isEmpty, "the refused create's events are undone with it")
     }
 
     @Test("events stored before 014, 015 and 018 read back the same, one group each in their stored order, each linked to the one before")

@@ -19,12 +19,14 @@ TERMINAL = {"completed", "failed", "expired", "cancelled"}
 class Server:
     def __init__(self, binary, db, sink_url):
         self.binary, self.db, self.process, self.url = binary, db, None, None
+        self.log = db + ".log"
         self.env = dict(os.environ, TACIT_WEBHOOK_URL=sink_url, TACIT_WEBHOOK_SECRETS=" ".join(SECRETS),
                         TACIT_WEBHOOK_ALLOW_PRIVATE="1")
 
     def start(self):
-        self.process = subprocess.Popen([self.binary, "serve", "--dev", "--port", "0", "--db", self.db],
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=self.env, text=True)
+        with open(self.log, "a") as log:
+            self.process = subprocess.Popen([self.binary, "serve", "--dev", "--port", "0", "--db", self.db],
+                                            stdout=subprocess.PIPE, stderr=log, env=self.env, text=True)
         for line in self.process.stdout:
             match = re.search(r"listening on (http://\S+)", line)
             if match:
@@ -104,13 +106,29 @@ class Load:
             self.five_hundreds.append(status)
 
 
-def wait_until(predicate, timeout, what):
+def wait_until(predicate, timeout, what, explain=lambda: ""):
     deadline = time.time() + timeout
     while time.time() < deadline:
         if predicate():
             return
         time.sleep(0.25)
-    raise SystemExit(f"soak: timed out waiting for {what}")
+    raise SystemExit(f"soak: timed out waiting for {what}\n{explain()}")
+
+
+def unsettled(db, server):
+    """What is still pending or owed, for a soak that times out: enough to tell a stuck
+    timer from a webhook backing off or a server that is no longer running."""
+    now = time.time()
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
+        pending = c.execute("SELECT id, deadline, last_seq FROM verifications WHERE status = 'pending' ORDER BY deadline LIMIT 5").fetchall()
+        owed = c.execute("SELECT request_id, type, attempts, next_attempt_at FROM webhook_outbox "
+                         "WHERE state = 'pending' ORDER BY next_attempt_at LIMIT 5").fetchall()
+    with open(server.log, errors="replace") as log:
+        tail = log.readlines()[-10:]
+    lines = [f"  server running: {server.process.poll() is None}; the end of its log:"] + ["    " + t.rstrip() for t in tail]
+    lines += [f"  pending {i}: deadline {'none' if d is None else f'{d - now:+.1f} s'}, last_seq {s}" for i, d, s in pending]
+    lines += [f"  owed {r} {t}: {a} attempts, next {n - now:+.1f} s" for r, t, a, n in owed]
+    return "\n".join(lines)
 
 
 def check(load, sink, db):
@@ -167,6 +185,7 @@ def main():
     db = os.path.join(workdir, "soak.db")
     server = Server(arguments.binary, db, f"http://127.0.0.1:{sink.server_address[1]}/hooks")
     load = Load(server, arguments.seed)
+    print(f"soak: seed {arguments.seed}", flush=True)
     stop = threading.Event()
 
     def drive():
@@ -190,7 +209,7 @@ def main():
             pending = c.execute("SELECT COUNT(*) FROM verifications WHERE status = 'pending'").fetchone()[0]
             owed = c.execute("SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'").fetchone()[0]
         return pending == 0 and owed == 0
-    wait_until(settled, 120, "pending verifications to end and webhooks to drain")
+    wait_until(settled, 120, "pending verifications to end and webhooks to drain", lambda: unsettled(db, server))
     server.stop()
     failures, total = check(load, sink, db)
     print(f"soak: seed {arguments.seed}, {arguments.kills} kills, {total} verifications, "

@@ -11,6 +11,9 @@ SECRETS = ["whsec_" + base64.b64encode(bytes([i]) * 32).decode() for i in (3, 5)
 class Sink(ThreadingHTTPServer):
     """Receives webhooks and verifies every one with the official standardwebhooks library."""
     daemon_threads = True
+    # The server delivers up to 16 webhooks at once, and more after a restart: the default
+    # backlog of 5 drops connection attempts, and a delivery that times out backs off.
+    request_queue_size = 128
 
     def __init__(self):
         super().__init__(("127.0.0.1", 0), SinkHandler)

@@ -33,6 +33,8 @@ struct RouterTests {
         ("POST", "/v1/verifications/x-1/check", "check /v1/verifications/:id/check id=x-1"),
         ("GET", "/v1/verifications/openapi", "static /v1/verifications/openapi "),
         ("GET", "/assets/css/site.css", "asset /assets/*path path=css/site.css"),
+        ("GET", "/assets/a/b/c/d/e.css", "asset /assets/*path path=a/b/c/d/e.css"),
+        ("GET", "/assets", "asset /assets/*path path="),
         ("GET", "/", "root / "),
         ("HEAD", "/v1/verifications/abc", "get /v1/verifications/:id id=abc"),
     ])

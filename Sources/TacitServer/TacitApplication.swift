@@ -115,6 +115,8 @@ public final class TacitApplication: Sendable {
     public var baseURL: String { configuration.baseURL(port: port) }
     /// The live event fan-out, for tests that wait for a timer's effect without polling.
     var eventHub: EventHub? { state.withLock { $0?.runner.hub } }
+    /// The step timers, for tests that arm one the way a racing restart can.
+    var timers: TimerScheduler? { state.withLock { $0?.runner.timers } }
 
     /// Every webhook delivery attempt, in order (for tests and embedders watching delivery).
     public var webhookAttempts: AsyncStream<WebhookAttempt>? { state.withLock { $0?.webhooks.attempts } }

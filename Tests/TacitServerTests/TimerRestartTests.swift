@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TacitServer
+@testable import TacitServer
 
 @Suite("Timers and restarts")
 struct TimerRestartTests {
@@ -36,6 +36,28 @@ struct TimerRestartTests {
         let stale = try await client.post("/v1/verifications/\(id)/check", json: ["code": "111111"])
         #expect(stale.status == 400)
         #expect(try await client.post("/v1/verifications/\(id)/check", json: ["code": "222222"]).status == 200)
+        await server.stop()
+    }
+
+    @Test("a timer armed at a deadline a later change moved fires early, changes nothing, and the step's own deadline is armed again")
+    func earlyTimerRearms() async throws {
+        let server = try await LiveServer.start()
+        defer { server.remove() }
+        let client = Client(base: server.baseURL)
+        let (id, _) = try await client.start("+99012345685", channels: ["sms", "voice"], extra: ["channel_timeout": 30])
+        await server.advance(by: 10)
+        #expect(try await client.post("/v1/verifications/\(id)/next", json: [:]).status == 200)
+        // What a restart's re-arming did when its read of the store came before the skip
+        // and its arming after it: the SMS step's deadline replaced the voice step's.
+        let timers = try #require(server.app.timers)
+        timers.schedule(id, at: server.clock.now().addingTimeInterval(20))
+        await server.advance(by: 20)
+        let early = try await client.get("/v1/verifications/\(id)")
+        #expect(early.string("status") == "pending")
+        #expect(early.string("channel") == "voice")
+        #expect(timers.count == 1, "the voice step's timer is armed again")
+        await server.advance(by: 10)
+        #expect(try await client.get("/v1/verifications/\(id)").string("status") == "expired")
         await server.stop()
     }
 

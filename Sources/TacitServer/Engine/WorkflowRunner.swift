@@ -151,15 +151,18 @@ public final class WorkflowRunner: Sendable {
         }
     }
 
-    /// The scheduler's callback: the current step's timer is due.
-    /// A timer whose transition fails (the store was briefly unavailable) is armed
-    /// again a second later rather than lost.
+    /// The scheduler's callback: the current step's timer is due. A timer whose
+    /// transition fails (the store was briefly unavailable) is armed again a second later;
+    /// one armed from a state read before a later change (a restart re-arming while a
+    /// request moves the verification on) fires early, changes nothing, and the deadline
+    /// the verification now has is armed again. Either way no pending step loses its timer.
     func timerFired(_ id: String) async {
         do {
-            try await transition(id) { machine in
+            let outcome = try await transition(id) { machine in
                 guard let step = machine.verification.currentStep else { return }
                 try machine.handle(.timerFired(step: step))
             }
+            if let current = outcome?.verification, current.status == .pending, let deadline = current.deadline { timers.schedule(id, at: deadline) }
         } catch {
             FileHandle.standardError.write(Data("tacit: a timer could not fire yet (\(error)); retrying in 1 s\n".utf8))
             timers.schedule(id, at: clock.now().addingTimeInterval(1))

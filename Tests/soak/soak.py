@@ -209,8 +209,10 @@ def main():
             pending = c.execute("SELECT COUNT(*) FROM verifications WHERE status = 'pending'").fetchone()[0]
             owed = c.execute("SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'").fetchone()[0]
         return pending == 0 and owed == 0
-    wait_until(settled, 120, "pending verifications to end and webhooks to drain", lambda: unsettled(db, server))
-    server.stop()
+    try:
+        wait_until(settled, 120, "pending verifications to end and webhooks to drain", lambda: unsettled(db, server))
+    finally:
+        server.stop()
     failures, total = check(load, sink, db)
     print(f"soak: seed {arguments.seed}, {arguments.kills} kills, {total} verifications, "
           f"{len(load.completions)} completed by code, {len(sink.received)} webhooks received")

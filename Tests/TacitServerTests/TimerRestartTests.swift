@@ -4,12 +4,18 @@ import Testing
 
 @Suite("Timers and restarts")
 struct TimerRestartTests {
+    /// A live server and a verification for `number` trying SMS, then voice, 30 seconds each.
+    static func smsThenVoice(_ number: String) async throws -> (LiveServer, Client, String) {
+        let server = try await LiveServer.start()
+        let client = Client(base: server.baseURL)
+        let (id, _) = try await client.start(number, channels: ["sms", "voice"], extra: ["channel_timeout": 30])
+        return (server, client, id)
+    }
+
     @Test("each step fails over on the server's own clock; the last timeout expires the verification")
     func timeoutsFailOver() async throws {
-        let server = try await LiveServer.start()
+        let (server, client, id) = try await Self.smsThenVoice("+99012345681")
         defer { server.remove() }
-        let client = Client(base: server.baseURL)
-        let (id, _) = try await client.start("+99012345681", channels: ["sms", "voice"], extra: ["channel_timeout": 30])
         await server.advance(by: 29)
         #expect(try await client.get("/v1/verifications/\(id)").string("channel") == "sms")
         await server.advance(by: 1)
@@ -41,10 +47,8 @@ struct TimerRestartTests {
 
     @Test("a timer armed at a deadline a later change moved fires early, changes nothing, and the step's own deadline is armed again")
     func earlyTimerRearms() async throws {
-        let server = try await LiveServer.start()
+        let (server, client, id) = try await Self.smsThenVoice("+99012345685")
         defer { server.remove() }
-        let client = Client(base: server.baseURL)
-        let (id, _) = try await client.start("+99012345685", channels: ["sms", "voice"], extra: ["channel_timeout": 30])
         await server.advance(by: 10)
         #expect(try await client.post("/v1/verifications/\(id)/next", json: [:]).status == 200)
         // What a restart's re-arming did when its read of the store came before the skip

@@ -32,7 +32,7 @@ extension SQLiteVerificationStore {
         let deadline: Double?
         let lastSeq: Int
         let record: [UInt8]
-        var lastGroup: Int?
+        let lastGroup: Int?
 
         init(_ row: Row) throws {
             status = try row.string("status")
@@ -59,7 +59,8 @@ extension SQLiteVerificationStore {
     struct PreparedChange<T: Sendable>: Sendable {
         let id: String
         let assignments: SQL
-        let after: Snapshot
+        /// The record as the change leaves it, for the snapshot kept after the write.
+        let record: [UInt8]
         let events: RenderedEvents?
         let outbox: [OutboxMessage]
         let result: StoreUpdateResult<T>
@@ -110,8 +111,8 @@ extension SQLiteVerificationStore {
         let before = (verification.status, verification.deadline)
         let change = try body(&verification)
         let written = verification.record(change.events, at: at)
-        // The partial indexes read `status` and `deadline`: naming them only when they
-        // change leaves those indexes' pages out of the commit.
+        // The partial index of pending deadlines reads `status` and `deadline`: naming them
+        // only when they change leaves its pages out of the commit.
         let indexed: SQL = before == (verification.status, verification.deadline) ? "" : """
             status = \(verification.status.rawValue), deadline = \(verification.deadline?.timeIntervalSince1970),
             """
@@ -119,7 +120,7 @@ extension SQLiteVerificationStore {
         let assignments: SQL = """
             \(indexed) updated_at = \(at.timeIntervalSince1970), last_seq = \(verification.lastSeq), record = \(record)
             """
-        return PreparedChange(id: id, assignments: assignments, after: Snapshot(verification, record: record, lastGroup: nil),
+        return PreparedChange(id: id, assignments: assignments, record: record,
                               events: RenderedEvents(written), outbox: change.outbox,
                               result: StoreUpdateResult(result: change.result, verification: verification, events: written))
     }
@@ -129,15 +130,14 @@ extension SQLiteVerificationStore {
     /// read of its own; when the row has changed or is gone it throws `RowChanged`, which
     /// undoes the events already inserted.
     static func write<T>(_ change: PreparedChange<T>, _ db: SQLiteConnection, over snapshot: Snapshot) throws -> Snapshot {
-        var after = change.after
-        after.lastGroup = try append(change.events, after: snapshot.lastGroup, db)
+        let lastGroup = try append(change.events, after: snapshot.lastGroup, db)
         try db.execute("""
-            UPDATE verifications SET \(change.assignments), last_group = \(after.lastGroup)
+            UPDATE verifications SET \(change.assignments), last_group = \(lastGroup)
             WHERE id = \(change.id) AND status = \(snapshot.status) AND deadline IS \(snapshot.deadline)
                 AND last_seq = \(snapshot.lastSeq) AND record = \(snapshot.record)
             """)
         guard db.changes == 1 else { throw RowChanged() }
         try append(change.outbox, db)
-        return after
+        return Snapshot(change.result.verification, record: change.record, lastGroup: lastGroup)
     }
 }

@@ -34,7 +34,7 @@ public final class SQLiteVerificationStore: VerificationStore {
         let recorded = stored.record(events, at: at)
         let rendered = RenderedEvents(recorded)
         let record = VerificationRecord.encode(stored)
-        let written = try await database.write { [stored] db in
+        let lastGroup = try await database.write { [stored] db in
             if let idempotency {
                 do {
                     try db.execute("""
@@ -57,7 +57,7 @@ public final class SQLiteVerificationStore: VerificationStore {
             try Self.append(outbox, db)
             return lastGroup
         }
-        recent.put(stored.id, Snapshot(stored, record: record, lastGroup: written), stored)
+        recent.put(stored.id, Snapshot(stored, record: record, lastGroup: lastGroup), stored)
         return recorded
     }
 

@@ -14,16 +14,21 @@ struct ClientTokenAuthority: Sendable {
     /// token of another pending verification, is a 403; anything else is a 401.
     func authorize(_ token: String, id: String?) async throws -> Verification {
         let hash = secrets.tokenHash(token)
-        if let id, let verification = try await store.verification(id: id),
-           ConstantTime.equals(hash, verification.clientTokenHash) {
+        if let id, let verification = try await verification(id, openedBy: hash) {
             guard verification.status == .pending else { throw APIProblem.clientTokenExpired }
             return verification
         }
         if let owner = ClientToken.verificationId(in: token), owner != id,
-           let verification = try await store.verification(id: owner), verification.status == .pending,
-           ConstantTime.equals(hash, verification.clientTokenHash) {
+           try await verification(owner, openedBy: hash)?.status == .pending {
             throw APIProblem.clientTokenForbidden
         }
         throw APIProblem.clientTokenMissing
+    }
+
+    /// Verification `id`, when the token hashing to `hash` is its own.
+    private func verification(_ id: String, openedBy hash: [UInt8]) async throws -> Verification? {
+        guard let verification = try await store.verification(id: id),
+              ConstantTime.equals(hash, verification.clientTokenHash) else { return nil }
+        return verification
     }
 }

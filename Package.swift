@@ -42,6 +42,13 @@ let package = Package(
             dependencies: ["TacitServer", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
+        // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
+        .executableTarget(
+            name: "tacit-floor",
+            dependencies: ["TacitHTTP", "TacitStoreSQLite", "TacitCore", "TacitCrypto"],
+            path: "Benchmarks/Floor",
+            linkerSettings: [.linkedLibrary("jemalloc")]
+        ),
 
         .testTarget(name: "TacitCoreTests", dependencies: ["TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto"]),

@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+import TacitCrypto
+import TacitStoreSQLite
+
+/// The bytes of the event groups Tacit writes for each change, as measured in its database.
+enum GroupSize {
+    static let smsCreate = 1_064, delivery = 333, check = 1_369
+    static let silentCreate = 2_071, opened = 326, answered = 1_290
+}
+
+/// The floor's writes, into Tacit's schema through Tacit's SQLite writer.
+final class FloorStore: Sendable {
+    let database: SQLiteDatabase
+    let checks = Atomic<Int>(0)
+
+    init(path: String) async throws {
+        database = try SQLiteDatabase(path: path)
+        try await database.migrate(SQLiteSchema.migrator)
+    }
+
+    /// A new pending verification and its first group of events, refused while the
+    /// number's newest verification is pending (Tacit's create, less everything else).
+    /// The number stands in for its keyed index and its sealed copy, both shorter than
+    /// Tacit's, and no write below confirms a snapshot as Tacit's do: both make the floor cheaper.
+    func insert(_ id: String, number: String, groupBytes: Int) async throws -> Bool {
+        let now = Date().timeIntervalSince1970
+        do {
+            try await database.write { db in
+                let group = try Self.group(id, groupBytes, db)
+                try db.execute("""
+                    INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, last_group)
+                    SELECT \(id), \(number), \(Array(number.utf8)), 'pending', \(now + 900), \(now), \(now), 1, \(Self.filler(234)), \(group)
+                    WHERE (SELECT status FROM verifications WHERE phone_index = \(number) ORDER BY rowid DESC LIMIT 1) IS NOT 'pending'
+                    """)
+                // Throwing undoes the group inserted above.
+                guard db.changes == 1 else { throw Refused() }
+            }
+            return true
+        } catch is Refused {
+            return false
+        }
+    }
+
+    private struct Refused: Error {}
+
+    /// A change to a verification: its row rewritten and one more group of events.
+    func change(_ id: String, finishing: Bool, groupBytes: Int) async throws {
+        let now = Date().timeIntervalSince1970
+        let status = finishing ? "completed" : "pending"
+        try await database.write { db in
+            let group = try Self.group(id, groupBytes, db)
+            try db.execute("""
+                UPDATE verifications SET status = \(status), deadline = \(finishing ? nil : now + 900), updated_at = \(now),
+                    last_seq = last_seq + 1, record = \(Self.filler(234)), last_group = \(group) WHERE id = \(id)
+                """)
+        }
+    }
+
+    private static func group(_ id: String, _ bytes: Int, _ db: SQLiteConnection) throws -> Int64 {
+        try db.execute("""
+            INSERT INTO event_groups (request_id, first_seq, last_seq, body, previous)
+            SELECT \(id), 1, 1, \(filler(bytes)), (SELECT last_group FROM verifications WHERE id = \(id))
+            """)
+        return db.lastInsertRowID
+    }
+
+    /// A blob of the size Tacit writes; what it holds costs SQLite nothing more.
+    private static func filler(_ count: Int) -> [UInt8] { [UInt8](repeating: 0x61, count: count) }
+
+    static func newID() -> String {
+        let millis = String(UInt64(Date().timeIntervalSince1970 * 1000), radix: 16)
+        return "vf_" + String(repeating: "0", count: 12 - millis.count) + millis + Base64.urlEncode(SecureRandom.bytes(10))
+    }
+}

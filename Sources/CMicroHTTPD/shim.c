@@ -1,15 +1,48 @@
 #include "CMicroHTTPD.h"
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+
+/// Where every daemon's messages go: one Swift function, told the daemon's own `cls`.
+static cmhd_log_sink log_sink = NULL;
+
+static void cmhd_format(cmhd_log_sink sink, void *cls, const char *format, va_list arguments) {
+    char message[1024];
+    vsnprintf(message, sizeof message, format, arguments);
+    if (sink) { sink(cls, message); }
+}
+
+/// libmicrohttpd's logger: formats the message and hands it to the sink, which decides
+/// what of it may be written (a request path can hold a token or a phone number).
+static void cmhd_logger(void *cls, const char *format, va_list arguments) {
+    cmhd_format(log_sink, cls, format, arguments);
+}
+
+static void cmhd_log_to(cmhd_log_sink sink, void *cls, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    cmhd_format(sink, cls, format, arguments);
+    va_end(arguments);
+}
+
+void cmhd_log_failed_send(cmhd_log_sink sink, void *cls, const char *url) {
+    // libmicrohttpd's own wording when a client goes away before its answer.
+    cmhd_log_to(sink, cls, "Failed to send the response headers for the request for `%s'. Error: %s\n", url, "connection reset");
+}
 
 struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct sockaddr *bind_addr,
                               unsigned int thread_pool, unsigned int connection_limit,
                               unsigned int connection_timeout,
                               MHD_AccessHandlerCallback handler, void *handler_cls,
-                              MHD_RequestCompletedCallback completed, void *completed_cls) {
-    struct MHD_OptionItem ops[8];
+                              MHD_RequestCompletedCallback completed, void *completed_cls,
+                              cmhd_log_sink sink) {
+    struct MHD_OptionItem ops[9];
     int i = 0;
+    // First, so that no message of the daemon's start-up reaches stderr on its own.
+    log_sink = sink;
+    ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)cmhd_logger, handler_cls };
     if (bind_addr) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)bind_addr }; }
     if (thread_pool > 1) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, thread_pool, NULL }; }
     if (connection_limit > 0) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL }; }

@@ -27,7 +27,7 @@ enum DaemonStarter {
                     UInt32(max(1, configuration.threadPoolSize)), UInt32(max(1, configuration.connectionLimit)),
                     UInt32(max(0, configuration.connectionTimeoutSeconds)),
                     tacitAccessHandler, Unmanaged.passUnretained(core).toOpaque(),
-                    tacitRequestCompleted, Unmanaged.passUnretained(core).toOpaque())
+                    tacitRequestCompleted, Unmanaged.passUnretained(core).toOpaque(), tacitLog)
             }
         }
         guard let daemon else { throw failure(configuration, errno: errno) }

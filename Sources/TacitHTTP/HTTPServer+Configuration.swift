@@ -21,6 +21,9 @@ extension HTTPServer {
         public var connectionTimeoutSeconds: Int
         /// How long `shutdown()` waits for running handlers before answering them 503.
         public var shutdownGracePeriod: Duration
+        /// Where libmicrohttpd's messages go (a client gone before its answer, a failed
+        /// accept), each a line with every request path cut to its first segment.
+        public var errorLog: @Sendable (String) -> Void
 
         /// Creates a configuration; every value has a default.
         public init(
@@ -32,7 +35,8 @@ extension HTTPServer {
             maxInFlight: Int = 1_024,
             exemptPaths: Set<String> = ["/healthz", "/readyz"],
             connectionTimeoutSeconds: Int = 30,
-            shutdownGracePeriod: Duration = .seconds(5)
+            shutdownGracePeriod: Duration = .seconds(5),
+            errorLog: @escaping @Sendable (String) -> Void = ServerLog.standardError
         ) {
             self.host = host
             self.port = port
@@ -43,6 +47,7 @@ extension HTTPServer {
             self.exemptPaths = exemptPaths
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
             self.shutdownGracePeriod = shutdownGracePeriod
+            self.errorLog = errorLog
         }
     }
 }

@@ -86,3 +86,13 @@ func tacitCollectValue(
     collector.pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
     return .YES
 }
+
+/// libmicrohttpd's logger, through the C shim: one formatted message of the daemon whose
+/// core is `cls`, written to its `errorLog` with every request path cut short.
+func tacitLog(_ cls: UnsafeMutableRawPointer?, _ message: UnsafePointer<CChar>?) {
+    guard let cls, let message else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    var text = String(cString: message)
+    while text.last?.isNewline == true { text.removeLast() }
+    core.configuration.errorLog(ServerLog.maskingPaths(text))
+}

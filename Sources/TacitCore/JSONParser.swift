@@ -1,8 +1,8 @@
 import Foundation
 
-/// A strict JSON parser into `JSONValue` (RFC 8259), for request bodies on hot paths:
-/// several times faster than Foundation's decoder on Linux. Nesting is bounded so a
-/// hostile body can't exhaust the stack.
+/// A strict JSON parser into `JSONValue` (RFC 8259, with I-JSON's unique member names),
+/// for request bodies on hot paths: several times faster than Foundation's decoder on
+/// Linux. Nesting is bounded so a hostile body can't exhaust the stack.
 public struct JSONParser {
     public struct Malformed: Error, CustomStringConvertible {
         public var description: String { "malformed JSON" }
@@ -49,7 +49,9 @@ public struct JSONParser {
             let key = try string()
             skipSpace()
             try expect(UInt8(ascii: ":"))
-            fields[key] = try value(depth: depth + 1)
+            // A name given twice is refused (I-JSON, RFC 7493): whoever reads the body
+            // before Tacit, a proxy or a filter, might act on the other value.
+            guard fields.updateValue(try value(depth: depth + 1), forKey: key) == nil else { throw Malformed() }
             skipSpace()
             if peek == UInt8(ascii: ",") { index += 1; continue }
             try expect(UInt8(ascii: "}"))

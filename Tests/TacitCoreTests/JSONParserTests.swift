@@ -20,6 +20,7 @@ struct JSONParserTests {
     @Test("malformed documents are refused", arguments: [
         "", " ", "{", "}", "[1,]", "{\"a\":}", "{\"a\" 1}", "{a:1}", "01", "1.", ".5", "-", "1e", "+1",
         "tru", "nul", "\"unterminated", "\"bad \\x escape\"", "\"\\ud800\"", "[1] [2]", "\"tab\there\"", "NaN",
+        "{\"a\":1,\"a\":2}", "{\"a\":{\"b\":1,\"b\":1}}", "{\"\\u0061\":1,\"a\":2}",
     ])
     func refusesMalformed(_ text: String) {
         #expect(throws: JSONParser.Malformed.self) { try JSONParser.parse(Array(text.utf8)) }

@@ -17,6 +17,7 @@ struct BadInputTests {
         Case(name: "malformed JSON", body: #"{"phone_number": "+99012345670""#, status: 400, type: "malformed-json"),
         Case(name: "empty body", body: "", status: 400, type: "malformed-json"),
         Case(name: "a JSON array", body: "[1,2]", status: 400, type: "malformed-json"),
+        Case(name: "a field given twice", body: #"{"phone_number":"+99012345670","phone_number":"+99012345671"}"#, status: 400, type: "malformed-json"),
         Case(name: "missing phone number", body: #"{"brand":"Acme"}"#, status: 422, type: "invalid-parameters"),
         Case(name: "phone number of the wrong type", body: #"{"phone_number": 99012345670}"#, status: 422, type: "invalid-parameters"),
         Case(name: "unknown field", body: #"{"phone_number":"+99012345670","colour":"red"}"#, status: 422, type: "invalid-parameters"),

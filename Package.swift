@@ -45,7 +45,7 @@ let package = Package(
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
         .executableTarget(
             name: "tacit-floor",
-            dependencies: ["TacitHTTP", "TacitStoreSQLite", "TacitCore", "TacitCrypto"],
+            dependencies: ["TacitHTTP", "TacitStoreSQLite", "TacitCore", "TacitServer"],
             path: "Benchmarks/Floor",
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),

@@ -32,7 +32,7 @@ struct FloorRoutes: Sendable {
         guard let body = try? JSONParser.parse(request.body).objectValue, let number = body["phone_number"]?.stringValue else {
             return .problem(status: 400, type: "invalid-body", title: "Invalid body", detail: "phone_number is missing.")
         }
-        let id = FloorStore.newID()
+        let id = FloorStore.ids.make()
         let sms = body["workflow"] != nil
         do {
             guard try await store.insert(id, number: number, groupBytes: sms ? GroupSize.smsCreate : GroupSize.silentCreate) else {

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
-import TacitCrypto
+import TacitCore
+import TacitServer
 import TacitStoreSQLite
 
 /// The bytes of the event groups Tacit writes for each change, as measured in its database.
@@ -68,8 +69,6 @@ final class FloorStore: Sendable {
     /// A blob of the size Tacit writes; what it holds costs SQLite nothing more.
     private static func filler(_ count: Int) -> [UInt8] { [UInt8](repeating: 0x61, count: count) }
 
-    static func newID() -> String {
-        let millis = String(UInt64(Date().timeIntervalSince1970 * 1000), radix: 16)
-        return "vf_" + String(repeating: "0", count: 12 - millis.count) + millis + Base64.urlEncode(SecureRandom.bytes(10))
-    }
+    /// Tacit's own ids, so rows land where Tacit's do.
+    static let ids = IDGenerator.timeOrdered(prefix: "vf_")
 }

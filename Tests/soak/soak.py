@@ -7,13 +7,12 @@ every invariant against the server's answers, the database and the webhooks rece
     soak.py --kills 200           (make soak)
     soak.py --kills 20            (make test)
 """
-import argparse, json, os, random, re, signal, sqlite3, subprocess, sys, tempfile, threading, time
+import argparse, json, os, random, re, signal, subprocess, sys, tempfile, threading, time
 import urllib.error, urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ledger import check, settled, unsettled  # noqa: E402
 from sink import SECRETS, Sink  # noqa: E402
-
-TERMINAL = {"completed", "failed", "expired", "cancelled"}
 
 
 class Server:
@@ -115,63 +114,6 @@ def wait_until(predicate, timeout, what, explain=lambda: ""):
     raise SystemExit(f"soak: timed out waiting for {what}\n{explain()}")
 
 
-def unsettled(db, server):
-    """What is still pending or owed, for a soak that times out: enough to tell a stuck
-    timer from a webhook backing off or a server that is no longer running."""
-    now = time.time()
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
-        pending = c.execute("SELECT id, deadline, last_seq FROM verifications WHERE status = 'pending' ORDER BY deadline LIMIT 5").fetchall()
-        owed = c.execute("SELECT request_id, type, attempts, next_attempt_at FROM webhook_outbox "
-                         "WHERE state = 'pending' ORDER BY next_attempt_at LIMIT 5").fetchall()
-    with open(server.log, errors="replace") as log:
-        tail = log.readlines()[-10:]
-    lines = [f"  server running: {server.process.poll() is None}; the end of its log:"] + ["    " + t.rstrip() for t in tail]
-    lines += [f"  pending {i}: deadline {'none' if d is None else f'{d - now:+.1f} s'}, last_seq {s}" for i, d, s in pending]
-    lines += [f"  owed {r} {t}: {a} attempts, next {n - now:+.1f} s" for r, t, a, n in owed]
-    return "\n".join(lines)
-
-
-def check(load, sink, db):
-    failures = []
-    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    statuses = dict(connection.execute("SELECT id, status FROM verifications"))
-    events = {}
-    for request_id, seq, body in connection.execute("SELECT request_id, seq, body FROM events ORDER BY request_id, seq"):
-        events.setdefault(request_id, []).append((seq, json.loads(body)))
-    lost = [i for i in load.started if i not in statuses]
-    if lost:
-        failures.append(f"{len(lost)} acknowledged verifications are missing")
-    for request_id, count in load.completions.items():
-        if count > 1:
-            failures.append(f"{request_id} was completed {count} times")
-        if statuses.get(request_id) != "completed":
-            failures.append(f"{request_id} answered 200 to a check but is {statuses.get(request_id)}")
-    delivered = {(r, t) for _, t, r in sink.received}
-    for request_id, status in statuses.items():
-        seqs = [seq for seq, _ in events.get(request_id, [])]
-        if seqs != list(range(1, len(seqs) + 1)):
-            failures.append(f"{request_id}: seq not gap-free")
-        if status not in TERMINAL:
-            failures.append(f"{request_id}: still {status} after its timers were due")
-            continue
-        # After the first summary only webhook delivery results may follow, each one
-        # followed by the summary again, so the summary is always the last event.
-        timeline = [e for _, e in events.get(request_id, [])]
-        labels = [e["label"] for e in timeline]
-        first = labels.index("verification:summary") if "verification:summary" in labels else None
-        after = timeline[first + 1:] if first is not None else []
-        if first is None or labels[-1] != "verification:summary" or any(
-                e["source"] != "webhook" and e["label"] != "verification:summary" for e in after):
-            failures.append(f"{request_id}: summary is not the last event, or something but a webhook follows it")
-        if (request_id, "verification." + status) not in delivered:
-            failures.append(f"{request_id}: verification.{status} webhook never delivered")
-    if sink.bad:
-        failures.append(f"{len(sink.bad)} webhooks failed signature verification: {sink.bad[0]}")
-    if load.five_hundreds:
-        failures.append(f"{len(load.five_hundreds)} answers were 5xx")
-    return failures, len(statuses)
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kills", type=int, default=200)
@@ -204,13 +146,8 @@ def main():
         worker.join()
 
     # Every timer is due within two channel timeouts; then the outbox must drain.
-    def settled():
-        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as c:
-            pending = c.execute("SELECT COUNT(*) FROM verifications WHERE status = 'pending'").fetchone()[0]
-            owed = c.execute("SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'").fetchone()[0]
-        return pending == 0 and owed == 0
     try:
-        wait_until(settled, 120, "pending verifications to end and webhooks to drain", lambda: unsettled(db, server))
+        wait_until(lambda: settled(db), 120, "pending verifications to end and webhooks to drain", lambda: unsettled(db, server))
     finally:
         server.stop()
     failures, total = check(load, sink, db)

@@ -1,31 +1,31 @@
 import Foundation
 import Synchronization
-import TacitServer
+import TacitCore
 
 /// A sender that keeps every message it is handed (the "provider" in tests). When
 /// `holding`, each send waits until `release()`, so a test can keep a request in flight.
-final class RecordingSender: MessageSender {
+public final class RecordingSender: MessageSender {
     private struct State {
-        var messages: [OutboundMessage] = []
+        public var messages: [OutboundMessage] = []
         var holding: Bool
         var held: [CheckedContinuation<Void, Never>] = []
         var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
     }
     private let state: Mutex<State>
 
-    init(holding: Bool = false) {
+    public init(holding: Bool = false) {
         state = Mutex(State(holding: holding))
     }
 
-    var messages: [OutboundMessage] { state.withLock { $0.messages } }
-    var count: Int { state.withLock { $0.messages.count } }
+    public var messages: [OutboundMessage] { state.withLock { $0.messages } }
+    public var count: Int { state.withLock { $0.messages.count } }
 
     /// The code in the last message sent to `number` (the message's trailing digits).
-    func lastCode(to number: String) -> String? {
+    public func lastCode(to number: String) -> String? {
         messages.last { $0.to == number }.map { String($0.body.reversed().drop { !$0.isNumber }.prefix { $0.isNumber }.reversed()) }
     }
 
-    func send(_ message: OutboundMessage) async -> DeliveryResult {
+    public func send(_ message: OutboundMessage) async -> DeliveryResult {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let (go, ready) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                 state.messages.append(message)
@@ -41,7 +41,7 @@ final class RecordingSender: MessageSender {
     }
 
     /// Suspends until at least `count` messages arrived.
-    func waitFor(_ count: Int) async {
+    public func waitFor(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = state.withLock { state in
                 if state.messages.count >= count { return true }
@@ -53,7 +53,7 @@ final class RecordingSender: MessageSender {
     }
 
     /// Lets every held send finish, and later ones pass at once.
-    func release() {
+    public func release() {
         let held = state.withLock { state in
             state.holding = false
             defer { state.held = [] }

@@ -18,7 +18,8 @@ LUA = os.path.join(ROOT, "Benchmarks", "lua")
 class Server:
     """`tacit serve --dev` on an ephemeral port with its own SQLite file."""
 
-    def __init__(self, db=None, extra=()):
+    def __init__(self, db=None, extra=(), binary=None):
+        self.binary = binary or BINARY
         self.dir = tempfile.mkdtemp(prefix="tacit-bench-")
         self.db = db or os.path.join(self.dir, "tacit.db")
         self.extra = list(extra)
@@ -30,7 +31,7 @@ class Server:
         started = time.monotonic()
         self.started = started
         self.process = subprocess.Popen(
-            [BINARY, "serve", "--dev", "--port", "0", "--db", self.db, "--secret", secret] + self.extra,
+            [self.binary, "serve", "--dev", "--port", "0", "--db", self.db, "--secret", secret] + self.extra,
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"(http://\S+)", line)

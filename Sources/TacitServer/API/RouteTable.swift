@@ -1,3 +1,4 @@
+import TacitCore
 import TacitHTTP
 
 /// The server's routes, each registered with its security declared: every `add` takes a
@@ -33,11 +34,10 @@ struct RouteTable: Sendable {
         mount(method, pattern, security, guards: []) { await counted($0) }
     }
 
-    /// Adds a handler that answers by throwing: an `APIProblem` becomes its problem+json
-    /// response; anything else is the server's fault, a 503 without internals, never a crash.
+    /// Adds a handler that answers by throwing (see `answer`).
     mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
                       throwing handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
-        add(method, pattern, security, Self.answering(handler))
+        add(method, pattern, security) { request in await Self.answer { try await handler(request) } }
     }
 
     /// Adds the start route: `read` parses the body once, the start guard judges that
@@ -49,7 +49,7 @@ struct RouteTable: Sendable {
         mount(method, pattern, security, guards: [.start]) { request in
             let submission = read(request)
             try await gate.start(request, submission)
-            let response = await Self.answering { try await handler($0, submission) }(request)
+            let response = await Self.answer { try await handler(request, submission) }
             metrics.request(route: pattern, method: method, status: response.status)
             return response
         }
@@ -62,12 +62,14 @@ struct RouteTable: Sendable {
         let gate = self.gate, metrics = self.metrics
         mount(method, pattern, security, guards: [.failedChecks]) { request in
             try await gate.check(request) {
-                let answer: CheckAnswer
-                do { answer = try await handler(request) }
-                catch let problem as APIProblem { answer = CheckAnswer(response: problem.response, result: nil) }
-                catch { answer = CheckAnswer(response: APIProblem.unavailable.response, result: nil) }
-                metrics.request(route: pattern, method: method, status: answer.response.status)
-                return answer
+                var result: CheckResult?
+                let response = await Self.answer {
+                    let answer = try await handler(request)
+                    result = answer.result
+                    return answer.response
+                }
+                metrics.request(route: pattern, method: method, status: response.status)
+                return CheckAnswer(response: response, result: result)
             }
         }
     }
@@ -88,11 +90,11 @@ struct RouteTable: Sendable {
         }
     }
 
-    private static func answering(_ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) -> HTTPHandler {
-        { request in
-            do { return try await handler(request) }
-            catch let problem as APIProblem { return problem.response }
-            catch { return APIProblem.unavailable.response }
-        }
+    /// A thrown `APIProblem` becomes its problem+json response; anything else is the
+    /// server's fault, a 503 without internals, never a crash.
+    private static func answer(_ body: () async throws -> HTTPResponse) async -> HTTPResponse {
+        do { return try await body() }
+        catch let problem as APIProblem { return problem.response }
+        catch { return APIProblem.unavailable.response }
     }
 }

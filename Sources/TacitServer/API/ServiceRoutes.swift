@@ -23,7 +23,7 @@ struct ServiceRoutes: Sendable {
         router.add("GET", "/v1/openapi.json", .open) { _ in assets.response(for: "openapi.json") }
         router.add("GET", "/", .open) { _ in assets.response(for: "index.html") }
         router.add("GET", "/:file", .open) { request in assets.response(for: request.pathParameters["file"] ?? "") }
-        // `inbox` is nil only without --dev, where the table hides the route.
+        // `inbox` is nil only without --dev, where the gate answers for the route as for an absent path.
         router.add("GET", "/v1/dev/handsets/:number/inbox", .devOnly(.write)) { [inbox] request in
             guard let inbox else { return APIProblem.noSuchRoute.response }
             let number = request.pathParameters["number"] ?? ""

@@ -13,7 +13,7 @@ struct SilentRoutes: Sendable {
         let flow = self.flow, devHandsets = self.devHandsets
         router.add("GET", "/v1/silent/checks/:token", .open, throwing: flow.open)
         router.add("GET", "/v1/silent/callback", .open, throwing: flow.callback)
-        // `devHandsets` is nil only without --dev, where the table hides the route.
+        // `devHandsets` is nil only without --dev, where the gate answers for the route as for an absent path.
         router.add("POST", "/v1/dev/handsets/:number/silent-check", .devOnly(.write)) { request in
             guard let devHandsets else { throw APIProblem.noSuchRoute }
             return try await devHandsets.run(request)

@@ -14,6 +14,12 @@ public struct Router: Sendable {
 
     private var routes: [Route] = []
 
+    /// Answers a request that no route takes, given the patterns its path matches under
+    /// other methods (empty when none does) and the router's own answer (404, 405, or
+    /// 204 for OPTIONS), which it may return or replace. A layer that must see every
+    /// request before a path's existence is revealed (an authentication gate) sets it.
+    public var unrouted: (@Sendable (HTTPRequest, [String], HTTPResponse) async -> HTTPResponse)?
+
     /// Creates an empty router.
     public init() {}
 
@@ -33,11 +39,11 @@ public struct Router: Sendable {
             request.routePattern = route.pattern.text
             return await route.handler(request)
         }
-        if matches.isEmpty {
-            return .problem(status: 404, type: "not-found", title: "Not found",
-                            detail: "No resource exists at this path.")
-        }
-        return answerWithoutRoute(request.method, allowed: allowedMethods(matches.map(\.0.method)))
+        let answer: HTTPResponse = matches.isEmpty
+            ? .problem(status: 404, type: "not-found", title: "Not found", detail: "No resource exists at this path.")
+            : answerWithoutRoute(request.method, allowed: allowedMethods(matches.map(\.0.method)))
+        guard let unrouted else { return answer }
+        return await unrouted(request, matches.map(\.0.pattern.text), answer)
     }
 
     /// The pattern `request` would be routed to, without running it; for labelling

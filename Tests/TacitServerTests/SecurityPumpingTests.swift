@@ -38,7 +38,7 @@ struct SecurityPumpingTests {
         let policy = DestinationPolicy()
         #expect(policy.refusal(e164: "+88213000000", region: nil) == "prefix_denied")
         #expect(policy.refusal(e164: "+447911123456", region: "GB") == nil)
-        #expect(StartGuard.number(in: Array(#"{"phone_number":"+449098765432"}"#.utf8), dev: false) == nil)
+        #expect(StartSubmission(body: Array(#"{"phone_number":"+449098765432"}"#.utf8), allowVirtualRange: false).parsedNumber == nil)
     }
 
     @Test("10 distinct numbers in one range within an hour pass; the 11th is refused, another range is not")

@@ -42,6 +42,13 @@ struct JSONRequest {
         return fields
     }
 
+    /// A string member's value without reading it (it is still unknown to `finish`), for
+    /// a caller that looks ahead of the full read.
+    func peekString(_ name: String) -> String? {
+        guard case .string(let text)? = object[name] else { return nil }
+        return text
+    }
+
     mutating func problem(_ name: String, _ reason: String) {
         problems.append(InvalidParameter(name: name, reason: reason))
     }

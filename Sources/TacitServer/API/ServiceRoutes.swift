@@ -14,23 +14,23 @@ struct ServiceRoutes: Sendable {
     let ready: @Sendable () -> Bool
 
     func register(_ router: inout RouteTable) {
-        router.add("GET", "/healthz") { _ in .json(bytes: Array(#"{"status":"ok"}"#.utf8)) }
-        router.add("GET", "/readyz") { _ in
+        router.add("GET", "/healthz", .open) { _ in .json(bytes: Array(#"{"status":"ok"}"#.utf8)) }
+        router.add("GET", "/readyz", .open) { _ in
             ready() ? .json(bytes: Array(#"{"status":"ready"}"#.utf8))
                 : APIProblem(status: 503, type: "not-ready", title: "Not ready", detail: "The server is starting.").response
         }
-        router.add("GET", "/metrics") { _ in await metricsText() }
-        router.add("GET", "/v1/openapi.json") { _ in assets.response(for: "openapi.json") }
-        router.add("GET", "/") { _ in assets.response(for: "index.html") }
-        router.add("GET", "/:file") { request in assets.response(for: request.pathParameters["file"] ?? "") }
-        if let inbox {
-            router.add("GET", "/v1/dev/handsets/:number/inbox") { request in
-                let number = request.pathParameters["number"] ?? ""
-                guard number.hasPrefix("+"), number.dropFirst().allSatisfy(\.isNumber), (8...16).contains(number.count) else {
-                    return APIProblem.invalidPhoneNumber("The handset number must be in E.164 form, like +99012345670.").response
-                }
-                return .json(bytes: JSONText.encode(["messages": inbox.messages(for: number)]), headers: [("Cache-Control", "no-store")])
+        router.add("GET", "/metrics", .open) { _ in await metricsText() }
+        router.add("GET", "/v1/openapi.json", .open) { _ in assets.response(for: "openapi.json") }
+        router.add("GET", "/", .open) { _ in assets.response(for: "index.html") }
+        router.add("GET", "/:file", .open) { request in assets.response(for: request.pathParameters["file"] ?? "") }
+        // `inbox` is nil only without --dev, where the gate answers for the route as for an absent path.
+        router.add("GET", "/v1/dev/handsets/:number/inbox", .devOnly(.write)) { [inbox] request in
+            guard let inbox else { return APIProblem.noSuchRoute.response }
+            let number = request.pathParameters["number"] ?? ""
+            guard number.hasPrefix("+"), number.dropFirst().allSatisfy(\.isNumber), (8...16).contains(number.count) else {
+                return APIProblem.invalidPhoneNumber("The handset number must be in E.164 form, like +99012345670.").response
             }
+            return .json(bytes: JSONText.encode(["messages": inbox.messages(for: number)]), headers: [("Cache-Control", "no-store")])
         }
     }
 

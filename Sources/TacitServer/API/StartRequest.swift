@@ -2,13 +2,14 @@ import Foundation
 import TacitCore
 
 /// The body of `POST /v1/verifications`, validated.
-struct StartRequest: Equatable {
+struct StartRequest: Equatable, Sendable {
     var phoneNumber: String
     var country: String?
     var options: VerificationOptions
 
-    init(body: [UInt8]) throws(APIProblem) {
-        var json = try JSONRequest(body: body)
+    /// Reads the body's fields from `json`, refusing with every problem found.
+    init(_ json: JSONRequest) throws(APIProblem) {
+        var json = json
         let phone = json.string("phone_number", required: true)
         country = json.string("country")
         var options = VerificationOptions()

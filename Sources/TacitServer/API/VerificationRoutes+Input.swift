@@ -6,14 +6,6 @@ import TacitPhone
 import TacitStore
 
 extension VerificationRoutes {
-    func parsePhone(_ start: StartRequest) throws(APIProblem) -> PhoneNumber {
-        do {
-            return try phones.parse(start.phoneNumber, defaultRegion: start.country, allowVirtualRange: allowVirtualRange)
-        } catch {
-            throw .invalidPhoneNumber(error.description)
-        }
-    }
-
     /// OTP steps take exactly `code_length` digits; the silent step takes the code the
     /// network handed the device. A malformed code is refused before it can count as an attempt.
     func validate(code: String, for verification: Verification) throws(APIProblem) {

@@ -15,17 +15,21 @@ struct VerificationRoutes: Sendable {
     let allowVirtualRange: Bool
 
     func register(_ router: inout RouteTable) {
-        router.add("POST", "/v1/verifications", throwing: create)
-        router.add("GET", "/v1/verifications/:id", throwing: state)
-        router.add("POST", "/v1/verifications/:id/check", throwing: check)
-        router.add("POST", "/v1/verifications/:id/next", throwing: next)
-        router.add("DELETE", "/v1/verifications/:id", throwing: cancel)
+        router.add("POST", "/v1/verifications", .write, reading: readStart, starting: create)
+        router.add("GET", "/v1/verifications/:id", .read, throwing: state)
+        router.add("POST", "/v1/verifications/:id/check", .write(orClientToken: Scope.silentAuthSubmit), checking: check)
+        router.add("POST", "/v1/verifications/:id/next", .write, throwing: next)
+        router.add("DELETE", "/v1/verifications/:id", .write, throwing: cancel)
     }
 
-    func create(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// The start body, parsed once for the start guard and `create`.
+    func readStart(_ request: HTTPRequest) -> StartSubmission {
+        StartSubmission(body: request.body, phones: phones, allowVirtualRange: allowVirtualRange)
+    }
+
+    func create(_ request: HTTPRequest, _ submission: StartSubmission) async throws -> HTTPResponse {
         try request.requireJSON()
-        let start = try StartRequest(body: request.body)
-        let number = try parsePhone(start)
+        let (start, number) = try submission.validated()
         let idempotency = try await idempotencyRecord(for: request)
         if let idempotency, let replay = try await replay(idempotency) { return replay }
         let id = ids.make()
@@ -55,7 +59,8 @@ struct VerificationRoutes: Sendable {
         return .json(bytes: VerificationBody(verification).bytes)
     }
 
-    func check(_ request: HTTPRequest) async throws -> HTTPResponse {
+    /// Reports the runner's `CheckResult` beside the response, for the failed-check guard.
+    func check(_ request: HTTPRequest) async throws -> CheckAnswer {
         try request.requireJSON()
         let id = try request.verificationID()
         var json = try JSONRequest(body: request.body)
@@ -70,11 +75,15 @@ struct VerificationRoutes: Sendable {
                                data: ["code": .code(submitted)])]
         }
         guard let result else { throw APIProblem.notFound }
+        return CheckAnswer(response: Self.response(to: result, id: id), result: result)
+    }
+
+    static func response(to result: CheckResult, id: String) -> HTTPResponse {
         switch result {
-        case .completed: return .json(bytes: JSONText.object(["request_id": .string(id), "status": .string("completed")]))
-        case .wrongCode(let remaining): throw APIProblem.invalidCode(remaining: remaining)
-        case .tooManyAttempts: throw APIProblem.tooManyAttempts
-        case .notPending(let status): throw APIProblem.notPending(status)
+        case .completed: .json(bytes: JSONText.object(["request_id": .string(id), "status": .string("completed")]))
+        case .wrongCode(let remaining): APIProblem.invalidCode(remaining: remaining).response
+        case .tooManyAttempts: APIProblem.tooManyAttempts.response
+        case .notPending(let status): APIProblem.notPending(status).response
         }
     }
 

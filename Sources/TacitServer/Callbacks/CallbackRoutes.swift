@@ -13,9 +13,10 @@ struct CallbackRoutes: Sendable {
     /// The public base URL, for the URL Twilio signed.
     let baseURL: @Sendable () -> String
 
+    /// Open to callers without a key: each report proves itself with its provider's signature.
     func register(_ router: inout RouteTable) {
-        router.add("POST", "/v1/callbacks/vonage") { await vonage($0) }
-        router.add("POST", "/v1/callbacks/twilio") { await twilio($0) }
+        router.add("POST", "/v1/callbacks/vonage", .open) { await vonage($0) }
+        router.add("POST", "/v1/callbacks/twilio", .open) { await twilio($0) }
     }
 
     func vonage(_ request: HTTPRequest) async -> HTTPResponse {

@@ -1,6 +1,5 @@
 import Foundation
 import TacitCore
-import TacitHTTP
 import TacitStore
 
 /// Counts wrong codes per number across verifications (NIST SP 800-63B: at most 100
@@ -25,28 +24,23 @@ struct FailedCheckGuard: Sendable {
                                      detail: "Too many wrong codes were entered for this number; retry later.")
     }
 
-    /// Reads the route's answer: a wrong code extends the run, a success ends it.
-    func record(_ response: HTTPResponse, for verification: Verification) async {
-        guard applies(to: verification) else { return }
-        if response.status == 200 {
+    /// Acts on what the check did: a wrong code extends the run (the fifth one, which
+    /// fails its verification, too), a right code ends it. A check that never reached
+    /// the code (`nil`), or found the verification already finished, changes nothing.
+    func record(_ result: CheckResult?, for verification: Verification) async {
+        guard applies(to: verification), let result else { return }
+        switch result {
+        case .completed:
             try? await limiter.reset("failed-checks", verification.phoneNumber)
-        } else if Self.isWrongCode(response) {
+        case .wrongCode, .tooManyAttempts:
             _ = try? await limiter.consume("failed-checks", verification.phoneNumber, limit, at: clock.now())
+        case .notPending:
+            break
         }
     }
 
     private func applies(to verification: Verification) -> Bool {
         configuration.maxConsecutiveFailedChecks > 0
             && (configuration.limitVirtualRange || !verification.phoneNumber.hasPrefix("+990"))
-    }
-
-    /// `invalid-code`, or the `too-many-attempts` that the fifth wrong code itself produces
-    /// (a check on an already failed verification has the same slug but another title).
-    static func isWrongCode(_ response: HTTPResponse) -> Bool {
-        guard case .bytes(let body) = response.body,
-              case .object(let object)? = try? JSONParser.parse(body) else { return false }
-        let type = object["type"]?.stringValue
-        return (response.status == 400 && type == "invalid-code")
-            || (response.status == 410 && type == "too-many-attempts" && object["title"]?.stringValue == "Too many attempts")
     }
 }

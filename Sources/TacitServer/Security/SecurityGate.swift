@@ -3,9 +3,10 @@ import TacitCore
 import TacitHTTP
 import TacitStore
 
-/// Everything between the socket and the router that decides whether a request may
-/// run: credentials, scopes, per-key and per-caller limits, the start guard and the
-/// failed-check guard. Routes stay free of it, and routes added later are covered.
+/// Decides whether a request may run, from its route's declaration (`RouteSecurity`):
+/// credentials and scopes, the per-key limit, then the guards the route declared, fed
+/// the typed values the route works with. The route table puts it around every route,
+/// and around the router's own answer to a request no route takes.
 struct SecurityGate: Sendable {
     let authenticator: Authenticator
     let limiter: RateLimiter
@@ -18,47 +19,69 @@ struct SecurityGate: Sendable {
     let monitor: ConversionMonitor
     let metrics: SecurityMetrics
 
+    /// The server's hook in front of the router. Every decision now needs the route's
+    /// declaration, which only the route table has, so requests pass straight on here.
     func handle(_ request: HTTPRequest, next: @Sendable (HTTPRequest) async -> HTTPResponse) async -> HTTPResponse {
-        switch AccessRule(method: request.method, path: request.path, dev: dev) {
-        case .open: return await next(request)
-        case .hidden: return APIProblem.noSuchRoute.response
-        case .api(let scope, let id, let device):
-            do {
-                let principal = try await authenticator.authenticate(request, scope: scope, id: id, device: device)
-                try await admit(principal, request)
-                return try await run(request, id: id, device: device, next: next)
-            } catch let problem as APIProblem {
-                return problem.status == 401 ? problem.challengeResponse : problem.response
-            } catch {
-                return APIProblem.unavailable.response
+        await next(request)
+    }
+
+    /// Runs `route` when the request meets `security`. A refusal from the credential check
+    /// or a guard inside `route` becomes its problem (a 401 with the Bearer challenge);
+    /// any other error a 503 without internals.
+    func admit(_ request: HTTPRequest, _ security: RouteSecurity,
+               then route: () async throws -> HTTPResponse) async -> HTTPResponse {
+        if security.isDevOnly, !dev { return APIProblem.noSuchRoute.response }
+        do {
+            if case .key(let scope, let permission) = security.access {
+                let principal = try await authenticator.authenticate(request, scope: scope, id: request.pathParameters["id"],
+                                                                     device: permission)
+                try await spendKeyLimit(principal)
             }
+            return try await route()
+        } catch let problem as APIProblem {
+            return problem.status == 401 ? problem.challengeResponse : problem.response
+        } catch {
+            return APIProblem.unavailable.response
         }
     }
 
-    private func admit(_ principal: Principal, _ request: HTTPRequest) async throws {
-        if let keyId = principal.keyId {
-            do {
-                try await limiter.spend("key", keyId, configuration.requestsPerKey, at: clock.now(),
-                                        detail: "This API key made too many requests; retry later.")
-            } catch {
-                metrics.refused("key_limit", at: "request")
-                throw error
-            }
-        }
-        if request.method == "POST", request.path == "/v1/verifications" { try await starts.admit(request) }
+    /// A request no route takes gets the router's own `answer`, behind what the routes at
+    /// its path declare (`declared`, empty for a path no route has): absent if one is a
+    /// hidden dev route, open if all are open, else behind a key like any `/v1` call.
+    func unrouted(_ request: HTTPRequest, declared: [RouteSecurity], answer: HTTPResponse) async -> HTTPResponse {
+        if !dev, declared.contains(where: \.isDevOnly) { return APIProblem.noSuchRoute.response }
+        let open = declared.isEmpty ? request.pathSegments.first != "v1" : declared.allSatisfy { $0.access == .open }
+        if open { return answer }
+        return await admit(request, .unrouted(method: request.method)) { answer }
     }
 
-    /// Runs the route; code checks pass the failed-check guard first and report back after.
-    private func run(_ request: HTTPRequest, id: String?, device: String?,
-                     next: @Sendable (HTTPRequest) async -> HTTPResponse) async throws -> HTTPResponse {
+    /// The start guard, on the start request parsed once for it and the route.
+    func start(_ request: HTTPRequest, _ submission: StartSubmission) async throws {
+        try await starts.admit(request, submission)
+    }
+
+    /// Runs a code check behind the failed-check guard, which then records the check's
+    /// `CheckResult`; a completed code check counts toward the send-to-verify conversion.
+    func check(_ request: HTTPRequest, _ route: () async -> CheckAnswer) async throws -> HTTPResponse {
         // The state kept from the verification's last change is enough here: the number
         // never changes, and a verification that has since finished is refused by the check.
-        guard device == Scope.silentAuthSubmit, let id, let verification = try await store.recentVerification(id: id),
-              verification.status == .pending else { return await next(request) }
+        guard let id = request.pathParameters["id"], let verification = try await store.recentVerification(id: id),
+              verification.status == .pending else { return await route().response }
         try await checks.admit(verification)
-        let response = await next(request)
-        await checks.record(response, for: verification)
-        if response.status == 200, verification.activeChannel != .silentAuth { monitor.verified() }
-        return response
+        let answer = await route()
+        await checks.record(answer.result, for: verification)
+        if answer.result == .completed, verification.activeChannel != .silentAuth { monitor.verified() }
+        return answer.response
+    }
+
+    private func spendKeyLimit(_ principal: Principal) async throws {
+        guard let keyId = principal.keyId else { return }
+        do {
+            try await limiter.spend("key", keyId, configuration.requestsPerKey, at: clock.now(),
+                                    detail: "This API key made too many requests; retry later.")
+        } catch {
+            metrics.refused("key_limit", at: "request")
+            throw error
+        }
     }
 }

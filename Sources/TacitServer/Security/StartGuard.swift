@@ -16,7 +16,9 @@ struct StartGuard: Sendable {
     let metrics: SecurityMetrics
     let log: SecurityLog
 
-    func admit(_ request: HTTPRequest) async throws {
+    /// `start` is the body as the route reads it, parsed once: the guard judges the very
+    /// number the route then verifies.
+    func admit(_ request: HTTPRequest, _ start: StartSubmission) async throws {
         let now = clock.now()
         if !(dev && request.isLoopback && !configuration.limitLoopbackInDev) {
             try await refuse("address_limit") {
@@ -25,7 +27,7 @@ struct StartGuard: Sendable {
             }
         }
         // A body the route will refuse anyway (bad JSON, bad number) is left to the route.
-        guard let number = Self.number(in: request.body, dev: dev) else { return }
+        guard let number = start.parsedNumber else { return }
         if number.isVirtual, !configuration.limitVirtualRange { return }
         if let reason = configuration.destinations.refusal(e164: number.e164, region: number.region) {
             note(reason, region: number.region)
@@ -71,10 +73,5 @@ struct StartGuard: Sendable {
     private func note(_ reason: String, region: String?) {
         metrics.refused(reason, at: "start")
         log.warning("refused a verification start: \(reason)" + (region.map { " (region \($0))" } ?? ""))
-    }
-
-    static func number(in body: [UInt8], dev: Bool) -> PhoneNumber? {
-        guard case .object(let object)? = try? JSONParser.parse(body), case .string(let text)? = object["phone_number"] else { return nil }
-        return try? PhoneNumberParser().parse(text, defaultRegion: object["country"]?.stringValue, allowVirtualRange: dev)
     }
 }

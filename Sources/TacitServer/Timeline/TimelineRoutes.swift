@@ -17,9 +17,9 @@ struct TimelineRoutes: Sendable {
     static let readLimit = 10_000
 
     func register(_ router: inout RouteTable) {
-        router.add("GET", "/v1/verifications/:id/events", throwing: events)
-        router.add("POST", "/v1/verifications/:id/events", throwing: deviceEvent)
-        router.add("GET", "/v1/verifications/:id/timeline", throwing: timeline)
+        router.add("GET", "/v1/verifications/:id/events", .read, throwing: events)
+        router.add("POST", "/v1/verifications/:id/events", .write(orClientToken: Scope.deviceEvents), throwing: deviceEvent)
+        router.add("GET", "/v1/verifications/:id/timeline", .read, throwing: timeline)
     }
 
     /// JSON by default; an SSE stream when the client accepts `text/event-stream`.

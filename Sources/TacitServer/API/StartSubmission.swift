@@ -1,0 +1,56 @@
+import Foundation
+import TacitCore
+import TacitPhone
+
+/// A `POST /v1/verifications` body, read once for the start guard and the route alike:
+/// the guard judges the very number, parsed and normalised here, that the route then
+/// verifies. A body the route refuses still names a number the guard counts, as long
+/// as that number parses, so a bad field never buys a free pass through the limits.
+struct StartSubmission: Sendable {
+    /// The validated request, or the problem (400, 422) the route answers with.
+    let request: Result<StartRequest, APIProblem>
+    /// The number the body names, in E.164; nil when it names none (not a JSON object,
+    /// or no `phone_number` string).
+    let number: Result<PhoneNumber, APIProblem>?
+
+    init(body: [UInt8], phones: PhoneNumberParser = PhoneNumberParser(), allowVirtualRange: Bool) {
+        let json: JSONRequest
+        do {
+            json = try JSONRequest(body: body)
+        } catch {
+            request = .failure(error)
+            number = nil
+            return
+        }
+        request = Result { () throws(APIProblem) -> StartRequest in try StartRequest(json) }
+        guard let text = json.peekString("phone_number") else {
+            number = nil
+            return
+        }
+        let country = json.peekString("country")
+        number = Result { () throws(APIProblem) -> PhoneNumber in
+            try Self.parse(text, country: country, phones: phones, allowVirtualRange: allowVirtualRange)
+        }
+    }
+
+    private static func parse(_ text: String, country: String?, phones: PhoneNumberParser,
+                              allowVirtualRange: Bool) throws(APIProblem) -> PhoneNumber {
+        do {
+            return try phones.parse(text, defaultRegion: country, allowVirtualRange: allowVirtualRange)
+        } catch {
+            throw .invalidPhoneNumber(error.description)
+        }
+    }
+
+    /// The number, when it parsed: what the guard acts on.
+    var parsedNumber: PhoneNumber? { try? number?.get() }
+
+    /// The request and its number, or the problem that refuses the start: the request's
+    /// own first, then the number's.
+    func validated() throws(APIProblem) -> (StartRequest, PhoneNumber) {
+        let start = try request.get()
+        // A valid request always names its number as a string, so this is never nil.
+        guard let number else { throw .invalidPhoneNumber("The phone number is missing.") }
+        return (start, try number.get())
+    }
+}

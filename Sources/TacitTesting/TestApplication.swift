@@ -28,6 +28,8 @@ public final class TestApplication: Sendable {
     /// The SQLite file the application uses unless given a store; removed afterwards.
     public let databasePath: String
     public let configuration: ServerConfiguration
+    /// The temporary directory the SQLite file lives in unless `configure` moved it.
+    let directory: URL
     let dependencies: TacitApplication.Dependencies
     let givenStore: (any VerificationStore)?
     let logLines: LineLog
@@ -50,6 +52,7 @@ public final class TestApplication: Sendable {
         let lines = LineLog()
         dependencies.securityLog = SecurityLog { line in lines.append(line) }
         configure(&configuration, &dependencies)
+        self.directory = directory
         self.mode = mode
         self.clock = clock
         self.sender = sender
@@ -117,7 +120,8 @@ public final class TestApplication: Sendable {
     }
 
     func removeFiles() {
-        try? FileManager.default.removeItem(atPath: (databasePath as NSString).deletingLastPathComponent)
+        // Only what this application made: a database path set by `configure` is the test's own.
+        try? FileManager.default.removeItem(at: directory)
     }
 }
 

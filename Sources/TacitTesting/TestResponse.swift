@@ -20,8 +20,11 @@ public struct TestResponse: Sendable {
     /// The body as UTF-8 text.
     public var text: String { String(decoding: body, as: UTF8.self) }
 
+    /// The body as a JSON object; nil when it is not one.
+    public var jsonObject: [String: Any]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] }
+
     /// The body as a JSON object; empty when it is not one.
-    public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: body)) as? [String: Any] ?? [:] }
+    public var json: [String: Any] { jsonObject ?? [:] }
 
     /// The body as a JSON array; empty when it is not one.
     public var jsonArray: [Any] { (try? JSONSerialization.jsonObject(with: body)) as? [Any] ?? [] }

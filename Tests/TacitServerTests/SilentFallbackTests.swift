@@ -79,10 +79,9 @@ struct SilentFallbackTests {
                                       clock: clock)
         let server = OperatorServer(network: network)
         try server.start()
-        try await SilentCalls.test(configure: { configuration, dependencies in
+        try await SilentCalls.test(clock: clock, configure: { configuration, dependencies in
             configuration.operatorSecret = "s3cret"
             dependencies.silentAuth = network
-            dependencies.clock = clock
         }) { harness in
             let started = try await harness.start("+99012345670").body
             let hop = try await harness.fetch(started["check_url"] as! String, over: SilentCalls.cellular)

@@ -35,7 +35,7 @@ struct TimelineReadTests {
             server.clock.advance(by: 2.5)
             let code = try #require(try await server.codes("+99012345670").last)
             try await server.call("POST", "/v1/verifications/\(id)/check", json: "{\"code\":\"\(code)\"}")
-            let export = try #require(try await server.call("GET", "/v1/verifications/\(id)/timeline").json)
+            let export = try #require(try await server.call("GET", "/v1/verifications/\(id)/timeline").jsonObject)
             #expect(export["request_id"] as? String == id)
             #expect(export["exported_at"] is String)
             let summary = try #require(export["summary"] as? [String: Any])

@@ -53,7 +53,6 @@ struct WebhookDeliveryTests {
         try await TestApplication.test(.inProcess, store: InMemoryStore(), configure: { configuration, _ in
             WebhookFixtures.configure(&configuration, endpoints: [endpoint])
         }) { app, client in
-            let clock = app.clock
             var attempts = try #require(app.application.webhookAttempts).makeAsyncIterator()
             let id = try await WebhookFixtures.start(client, number: "+99012345672")
             try await WebhookFixtures.cancel(client, id)
@@ -82,7 +81,6 @@ struct WebhookDeliveryTests {
         try await TestApplication.test(.inProcess, store: store, configure: { configuration, _ in
             WebhookFixtures.configure(&configuration, endpoints: [endpoint])
         }) { app, client in
-            let clock = app.clock
             var attempts = try #require(app.application.webhookAttempts).makeAsyncIterator()
             let first = try await WebhookFixtures.start(client, number: "+99012345674")
             try await WebhookFixtures.cancel(client, first)
@@ -130,7 +128,6 @@ struct WebhookDeliveryTests {
         try await TestApplication.test(.inProcess, store: store, configure: { configuration, _ in
             WebhookFixtures.configure(&configuration, endpoints: [endpoint], allowPrivate: false)
         }) { app, client in
-            let clock = app.clock
             var attempts = try #require(app.application.webhookAttempts).makeAsyncIterator()
             let id = try await WebhookFixtures.start(client)
             try await WebhookFixtures.cancel(client, id)

@@ -19,10 +19,11 @@ struct SilentCalls: Sendable {
 
     /// Runs `body` against a live dev-mode application.
     static func test(
+        clock: ManualClock = ManualClock(),
         configure: (inout ServerConfiguration, inout TacitApplication.Dependencies) -> Void = { _, _ in },
         _ body: (SilentCalls) async throws -> Void
     ) async throws {
-        try await TestApplication.test(.live, configure: configure) { app, client in
+        try await TestApplication.test(.live, clock: clock, configure: configure) { app, client in
             try await body(SilentCalls(app: app, client: client))
         }
     }

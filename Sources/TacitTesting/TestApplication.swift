@@ -40,17 +40,9 @@ public final class TestApplication: Sendable {
          configure: (inout ServerConfiguration, inout TacitApplication.Dependencies) -> Void) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-test-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var configuration = ServerConfiguration()
-        configuration.host = "127.0.0.1"
-        configuration.port = 0
-        configuration.dev = true
-        configuration.databasePath = directory.appendingPathComponent("tacit.db").path
-        var dependencies = TacitApplication.Dependencies()
-        dependencies.clock = clock
-        dependencies.sender = sender
-        dependencies.random = { 0.5 }
         let lines = LineLog()
-        dependencies.securityLog = SecurityLog { line in lines.append(line) }
+        var configuration = Self.configuration(databasePath: directory.appendingPathComponent("tacit.db").path)
+        var dependencies = Self.dependencies(clock: clock, sender: sender, log: lines)
         configure(&configuration, &dependencies)
         self.directory = directory
         self.mode = mode
@@ -63,6 +55,26 @@ public final class TestApplication: Sendable {
         self.supervisor = Supervisor()
         self.logLines = lines
         self.dependencies = dependencies
+    }
+
+    /// A dev-mode server on an ephemeral loopback port.
+    static func configuration(databasePath: String) -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.dev = true
+        configuration.databasePath = databasePath
+        return configuration
+    }
+
+    /// The test's clock and sender, fixed webhook jitter, and a security log the test can read.
+    static func dependencies(clock: ManualClock, sender: RecordingSender, log: LineLog) -> TacitApplication.Dependencies {
+        var dependencies = TacitApplication.Dependencies()
+        dependencies.clock = clock
+        dependencies.sender = sender
+        dependencies.random = { 0.5 }
+        dependencies.securityLog = SecurityLog { line in log.append(line) }
+        return dependencies
     }
 
     /// Builds an application, runs `body` with it and a client, and always stops it and

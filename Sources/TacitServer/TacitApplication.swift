@@ -74,6 +74,7 @@ public final class TacitApplication: Sendable {
             started.fail(error)
             throw error
         }
+        // Cancelled before it was ready: whoever waits for the port must not wait forever.
         started.fail(CancellationError())
     }
 

@@ -34,7 +34,7 @@ let package = Package(
             resources: [.copy("Console"), .copy("openapi.json")]
         ),
         .target(name: "TacitKit"),
-        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore"]),
+        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(

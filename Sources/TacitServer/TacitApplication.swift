@@ -6,7 +6,8 @@ import TacitHTTP
 import TacitStore
 
 /// The composition root: builds the store, engine, operator and routes from a
-/// configuration, and runs them until shut down. No globals; tests build their own.
+/// configuration, and runs them as one service until its task is cancelled. No globals;
+/// tests build their own.
 public final class TacitApplication: Sendable {
     /// What a test or an embedding program may replace.
     public struct Dependencies: Sendable {
@@ -27,25 +28,24 @@ public final class TacitApplication: Sendable {
         public init() {}
     }
 
+    /// How a running application takes its requests.
+    public enum Serving: Sendable {
+        /// Over HTTP on the configured host and port.
+        case http
+        /// Only through `handle(_:)`, with no socket: the workers run as they do over HTTP.
+        case inProcess
+    }
+
     public let configuration: ServerConfiguration
     let store: any VerificationStore
     let dependencies: Dependencies
-    private let state = Mutex<Running?>(nil)
-    private let isReady = Atomic<Bool>(false)
+    let assembled = Mutex<Assembly?>(nil)
+    let isReady = Atomic<Bool>(false)
+    let boundPort = Atomic<Int>(0)
+    let started = StartupSignal<Int>()
 
     /// Whether `/readyz` answers 200.
     var ready: Bool { isReady.load(ordering: .relaxed) }
-
-    struct Running: Sendable {
-        var server: HTTPServer
-        var scheduler: Task<Void, Never>
-        var rearmed: Task<Void, Never>
-        var runner: WorkflowRunner
-        var webhooks: WebhookDispatcher
-        var webhookTask: Task<Void, Never>
-        var sweeper: Task<Void, Never>
-        var inbox: HandsetInbox?
-    }
 
     public init(configuration: ServerConfiguration, store: any VerificationStore, dependencies: Dependencies = Dependencies()) {
         self.configuration = configuration
@@ -53,91 +53,64 @@ public final class TacitApplication: Sendable {
         self.dependencies = dependencies
     }
 
-    /// Migrates the store, starts listening, then re-arms pending timers and starts the
-    /// timer and webhook workers.
-    public func start() async throws {
-        try await store.migrate()
-        let secrets = try await ServerSecrets.load(configured: configuration.secret, store: store)
-        store.protect(with: secrets.fieldProtection)
-        let engine = makeEngine(secrets: secrets)
-        let routes = makeRoutes(engine, secrets: secrets).router
-        let gate = engine.security.gate
-        let server = HTTPServer(configuration: httpConfiguration()) { request in await gate.handle(request) { await routes.handle($0) } }
-        try server.start()
-        engine.silentKeys.baseURL = configuration.baseURL(port: server.port)
-        engine.network?.baseURL = configuration.baseURL(port: server.port)
-        // Pending timers are re-armed from the store after the server is up, so readiness
-        // doesn't wait on them: overdue ones fire as soon as they are loaded. The scheduler
-        // the webhook worker and the housekeeper are the long-running tasks the application
-        // owns; shutdown cancels them.
-        let store = self.store, runner = engine.runner, webhooks = engine.webhooks
-        let housekeeper = Housekeeper(store: store, rates: engine.security.rateLimitStore, clock: dependencies.clock,
-                                      interval: configuration.housekeepingInterval,
-                                      idempotencyRetention: configuration.idempotencyRetention)
-        let rearmed = Task { await Self.rearm(runner.timers, from: store) }
-        let scheduler = Task {
-            await rearmed.value
-            await runner.timers.run { id in await runner.timerFired(id) }
+    /// Serves over HTTP until the calling task is cancelled; see `run(serving:)`.
+    public func run() async throws {
+        try await run(serving: .http)
+    }
+
+    /// Migrates the store, starts listening, then re-arms pending timers and runs the timer,
+    /// webhook and housekeeping workers, all as child tasks of the caller. Cancelling the
+    /// caller drains: `/readyz` answers 503 at once, requests in flight finish, and this
+    /// returns once every worker has stopped. An application runs once.
+    public func run(serving: Serving) async throws {
+        do {
+            try await withTaskCancellationHandler {
+                try await serve(try await assemble(), serving: serving)
+            } onCancel: {
+                // Runs as the cancellation arrives, before the listener sees it and quiesces.
+                isReady.store(false, ordering: .relaxed)
+            }
+        } catch {
+            started.fail(error)
+            throw error
         }
-        let webhookTask = Task { await webhooks.run() }
-        let sweeper = Task { await housekeeper.run() }
-        state.withLock {
-            $0 = Running(server: server, scheduler: scheduler, rearmed: rearmed, runner: runner,
-                         webhooks: webhooks, webhookTask: webhookTask, sweeper: sweeper, inbox: engine.inbox)
+        // Cancelled before it was ready: whoever waits for the port must not wait forever.
+        started.fail(CancellationError())
+    }
+
+    /// The port the application listens on (0 in process), once it is ready: migrated,
+    /// listening and its workers started. Throws the error `run` failed with before then.
+    public func listening() async throws -> Int {
+        try await started.value()
+    }
+
+    /// Answers one request with the same gated routes the listener uses, without a socket.
+    /// Before `run` has assembled the application, and after it returned, it answers 503.
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        guard let handler = assembled.withLock({ $0?.handler }) else {
+            return .problem(status: 503, type: "shutting-down", title: "Service unavailable",
+                            detail: "The server is not running.", headers: [("Retry-After", "1")])
         }
-        isReady.store(true, ordering: .relaxed)
+        return await handler(request)
     }
 
     /// Fires every timer that is due on the clock now and waits for them: what the
     /// scheduler's own task does when it wakes, callable by tests after moving a ManualClock.
     public func fireDueTimers() async {
-        guard let running = state.withLock({ $0 }) else { return }
-        let runner = running.runner
-        await running.rearmed.value
+        guard let assembly = assembled.withLock({ $0 }) else { return }
+        let runner = assembly.engine.runner
+        _ = try? await assembly.rearmed.value()
         await runner.timers.fireDue { id in await runner.timerFired(id) }
     }
 
-    /// Loads every pending deadline into the scheduler, retrying while the store can't answer.
-    static func rearm(_ timers: TimerScheduler, from store: any VerificationStore) async {
-        for attempt in 1...20 {
-            do {
-                timers.schedule(try await store.deadlines(limit: .max))
-                return
-            } catch {
-                FileHandle.standardError.write(Data("tacit: pending timers could not be loaded yet (\(error)); attempt \(attempt)\n".utf8))
-                try? await Task.sleep(for: .milliseconds(100 * attempt))
-            }
-        }
-    }
-
-    /// The port the server listens on (useful with port 0).
-    public var port: Int { state.withLock { $0?.server.port ?? 0 } }
+    /// The port the server listens on (useful with port 0); 0 until it listens.
+    public var port: Int { boundPort.load(ordering: .relaxed) }
     public var baseURL: String { configuration.baseURL(port: port) }
     /// The live event fan-out, for tests that wait for a timer's effect without polling.
-    var eventHub: EventHub? { state.withLock { $0?.runner.hub } }
+    var eventHub: EventHub? { assembled.withLock { $0?.engine.hub } }
     /// The step timers, for tests that arm one the way a racing restart can.
-    var timers: TimerScheduler? { state.withLock { $0?.runner.timers } }
+    var timers: TimerScheduler? { assembled.withLock { $0?.engine.runner.timers } }
 
     /// Every webhook delivery attempt, in order (for tests and embedders watching delivery).
-    public var webhookAttempts: AsyncStream<WebhookAttempt>? { state.withLock { $0?.webhooks.attempts } }
-
-    public func shutdown() async {
-        isReady.store(false, ordering: .relaxed)
-        guard let running = state.withLock({ $0 }) else { return }
-        running.scheduler.cancel()
-        running.webhookTask.cancel()
-        running.sweeper.cancel()
-        await running.server.shutdown()
-        state.withLock { $0 = nil }
-    }
-
-    private func httpConfiguration() -> HTTPServer.Configuration {
-        var http = HTTPServer.Configuration()
-        http.host = configuration.host
-        http.port = configuration.port
-        http.threadPoolSize = configuration.threadPoolSize
-        http.maxInFlight = configuration.maxInFlight
-        http.exemptPaths = ["/healthz", "/readyz", "/metrics"]
-        return http
-    }
+    public var webhookAttempts: AsyncStream<WebhookAttempt>? { assembled.withLock { $0?.engine.webhooks.attempts } }
 }

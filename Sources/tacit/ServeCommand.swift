@@ -46,18 +46,29 @@ enum ServeCommand {
         do {
             let store = try SQLiteVerificationStore(path: configuration.databasePath)
             let application = TacitApplication(configuration: configuration, store: store)
-            try await application.start()
-            print("Tacit is listening on \(application.baseURL)")
-            print("Console: \(application.baseURL)/")
-            if configuration.dev { print("Dev mode: virtual operator on for +990 numbers; handset inbox at /v1/dev/handsets/{number}/inbox") }
-            CLI.flush()
-            await Signals.wait(for: [SIGINT, SIGTERM])
-            print("Shutting down…")
-            await application.shutdown()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await application.run() }
+                try await announce(application, dev: configuration.dev)
+                await Signals.wait(for: [SIGINT, SIGTERM])
+                print("Shutting down…")
+                CLI.flush()
+                // Cancelling the application drains it: /readyz turns 503, requests in flight finish.
+                group.cancelAll()
+                try await group.waitForAll()
+            }
             return 0
         } catch {
             CLI.printError("tacit: could not start: \(error)")
             return 1
         }
+    }
+
+    /// Waits until the application listens, then says where.
+    private static func announce(_ application: TacitApplication, dev: Bool) async throws {
+        _ = try await application.listening()
+        print("Tacit is listening on \(application.baseURL)")
+        print("Console: \(application.baseURL)/")
+        if dev { print("Dev mode: virtual operator on for +990 numbers; handset inbox at /v1/dev/handsets/{number}/inbox") }
+        CLI.flush()
     }
 }

@@ -10,7 +10,7 @@ struct LiveOperatorOutcomeTests {
 
     @Test("an even number completes silently, with nothing to type")
     func completes() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let runs = Counter()
             let states = try await server.collect(server.driver(runs: runs), StartVerificationRequest(phoneNumber: "+99012345670"))
             let id = try #require(Self.requestId(states))
@@ -24,7 +24,7 @@ struct LiveOperatorOutcomeTests {
 
     @Test("a rejected SIM falls back to SMS, and the device does not skip the SMS step the server just started")
     func rejected() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let states = try await server.collect(server.driver(), StartVerificationRequest(phoneNumber: "+99012345671"))
             let id = try #require(Self.requestId(states))
             #expect(states == [.starting, .awaitingSilentAuth(requestId: id), .enteringSmsCode(requestId: id), .verified])
@@ -35,7 +35,7 @@ struct LiveOperatorOutcomeTests {
 
     @Test("a carrier error fails the silent step at once and the flow starts on SMS")
     func carrierError() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let runs = Counter()
             let states = try await server.collect(server.driver(runs: runs), StartVerificationRequest(phoneNumber: "+99012345699"))
             let id = try #require(Self.requestId(states))
@@ -47,7 +47,7 @@ struct LiveOperatorOutcomeTests {
 
     @Test("no coverage gives no check_url and starts on the next step")
     func noCoverage() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let started = try await server.client.start(StartVerificationRequest(phoneNumber: "+99012345698"))
             #expect(started.checkURL == nil && started.activeChannel == .sms)
             let runs = Counter()
@@ -65,9 +65,9 @@ struct LiveOperatorOutcomeTests {
 
     @Test("a carrier that never answers leaves the step to the server's timer, and the driver follows the auto-advance")
     func neverAnswers() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let started = try await server.client.start(StartVerificationRequest(phoneNumber: "+99012345697", channelTimeout: 30))
-            let result = await SilentAuth.run(started, baseURL: server.base, transport: LiveKitServer.cellular, apiTransport: LiveKitServer.api)
+            let result = await SilentAuth.run(started, baseURL: server.base, transport: KitCalls.cellular, apiTransport: KitCalls.api)
             #expect(result.clientErrorName == "carrier_timeout")
             #expect(try await server.client.state(started.requestId).activeChannel == .silentAuth)
 
@@ -82,7 +82,7 @@ struct LiveOperatorOutcomeTests {
 
     @Test("a SIM swapped 2 hours ago still completes silently, flagged as a risk")
     func simSwapped() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let request = StartVerificationRequest(phoneNumber: "+99012345696", simSwap: .init(maxAgeHours: 240, action: "flag"))
             let started = try await server.client.start(request)
             #expect(started.risk?.simSwapped == true)

@@ -7,15 +7,15 @@ import TacitKit
 @Suite("TacitKit live: the device flow", .timeLimit(.minutes(1)))
 struct LiveSilentAuthTests {
     /// Starts a silent-first verification for an even (completing) number.
-    static func start(_ server: LiveKitServer, _ number: String = "+99012345670") async throws -> Verification {
+    static func start(_ server: KitCalls, _ number: String = "+99012345670") async throws -> Verification {
         let started = try await server.client.start(StartVerificationRequest(phoneNumber: number, workflow: [.silentAuth, .sms]))
         try #require(started.checkURL != nil && started.clientToken != nil)
         return started
     }
 
-    static func run(_ server: LiveKitServer, _ v: Verification, checkURL: URL? = nil, token: String? = nil,
-                    transport: any CellularTransport = LiveKitServer.cellular,
-                    api: any CellularTransport = LiveKitServer.api) async -> SilentAuthResult {
+    static func run(_ server: KitCalls, _ v: Verification, checkURL: URL? = nil, token: String? = nil,
+                    transport: any CellularTransport = KitCalls.cellular,
+                    api: any CellularTransport = KitCalls.api) async -> SilentAuthResult {
         var options = SilentAuth.Options()
         options.submitRetryDelay = .zero
         return await SilentAuth.run(checkURL: checkURL ?? v.checkURL!, requestId: v.requestId, clientToken: token ?? v.clientToken!,
@@ -24,9 +24,9 @@ struct LiveSilentAuthTests {
 
     @Test("the socket transport leaves from its bound address as the operator sees it: Wi-Fi fails, cellular verifies")
     func boundAddress() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let overWifi = try await Self.start(server, "+99012345670")
-            #expect(await Self.run(server, overWifi, transport: LiveKitServer.wifi).clientErrorName == "device_not_cellular")
+            #expect(await Self.run(server, overWifi, transport: KitCalls.wifi).clientErrorName == "device_not_cellular")
             #expect(try await server.client.state(overWifi.requestId).workflow.first?.status == .failed)
 
             let overCellular = try await Self.start(server, "+99012345672")
@@ -38,7 +38,7 @@ struct LiveSilentAuthTests {
 
     @Test("an answer carrying another request_id is an integrity_error and its code is never submitted")
     func integrity() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let started = try await Self.start(server)
             let carrier = try TestHTTPServer { _ in FakeOperator.final(requestId: "vf_someone_else", code: "123456") }
             defer { carrier.stop() }
@@ -53,7 +53,7 @@ struct LiveSilentAuthTests {
     @Test("redirects are followed up to ten in all, the real server's included; the eleventh is a redirect_error",
           arguments: [(8, true), (9, false)])
     func redirectLimit(extraHops: Int, completes: Bool) async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let started = try await Self.start(server)
             let realCheck = started.checkURL!.absoluteString
             // The carrier's own hops first, then the real check_url, which redirects twice more.
@@ -72,7 +72,7 @@ struct LiveSilentAuthTests {
 
     @Test("a code submission is retried after network errors and reaches the server")
     func retriesNetworkErrors() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let started = try await Self.start(server)
             let flaky = FlakyCheckTransport(failures: 2)
             #expect(await Self.run(server, started, api: flaky) == .submitted)
@@ -83,7 +83,7 @@ struct LiveSilentAuthTests {
 
     @Test("a 4xx on submission is final: a wrong client token is tried once")
     func noRetryOn4xx() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let started = try await Self.start(server)
             let counting = FlakyCheckTransport(failures: 0)
             let result = await Self.run(server, started, token: "ct_not_the_token", api: counting)
@@ -95,9 +95,9 @@ struct LiveSilentAuthTests {
 
     @Test("cancelling the task between carrier hops stops the run before anything is submitted")
     func cancellation() async throws {
-        try await LiveKitServer.with { server in
+        try await KitCalls.test { server in
             let started = try await Self.start(server)
-            let cancelling = HookTransport(inner: LiveKitServer.cellular) { _, count in
+            let cancelling = HookTransport(inner: KitCalls.cellular) { _, count in
                 if count == 2 { withUnsafeCurrentTask { $0?.cancel() } }
             }
             let result = await Task { await Self.run(server, started, transport: cancelling) }.value
@@ -119,6 +119,6 @@ struct FlakyCheckTransport: CellularTransport {
             checks.add()
             if checks.count <= failures { throw CellularTransportError(.connectionFailed, "dropped") }
         }
-        return try await LiveKitServer.api.send(request)
+        return try await KitCalls.api.send(request)
     }
 }

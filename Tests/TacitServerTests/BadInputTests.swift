@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TacitTesting
 
 /// Every kind of bad input gets its 4xx problem+json, never a 5xx, and leaves stored
 /// state exactly as it was.
@@ -44,96 +45,87 @@ struct BadInputTests {
 
     @Test("bad start requests are refused with a problem and create nothing", arguments: startCases)
     func badStart(_ badCase: Case) async throws {
-        let server = try await LiveServer.start()
-        defer { server.remove() }
-        let client = Client(base: server.baseURL)
-        let before = try DatabaseSnapshot(path: server.databasePath)
-        let reply = try await client.post("/v1/verifications", raw: badCase.body)
-        #expect(reply.status == badCase.status)
-        #expect(reply.string("type") == badCase.type)
-        #expect(reply.headers["content-type"] == "application/problem+json")
-        #expect(reply["title"] is String && reply["detail"] is String && reply["status"] as? Int == badCase.status)
-        if badCase.status == 422 && badCase.type == "invalid-parameters" {
-            #expect((reply["invalid_parameters"] as? [[String: String]])?.isEmpty == false)
+        try await TestApplication.test(.inProcess) { server, client in
+            let before = try DatabaseSnapshot(path: server.databasePath)
+            let reply = try await client.post("/v1/verifications", raw: badCase.body)
+            #expect(reply.status == badCase.status)
+            #expect(reply.string("type") == badCase.type)
+            #expect(reply.headers["content-type"] == "application/problem+json")
+            #expect(reply["title"] is String && reply["detail"] is String && reply["status"] as? Int == badCase.status)
+            if badCase.status == 422 && badCase.type == "invalid-parameters" {
+                #expect((reply["invalid_parameters"] as? [[String: String]])?.isEmpty == false)
+            }
+            #expect(!reply.text.contains("99012345670"), "errors never echo the number")
+            #expect(try DatabaseSnapshot(path: server.databasePath) == before)
         }
-        #expect(!reply.text.contains("99012345670"), "errors never echo the number")
-        #expect(try DatabaseSnapshot(path: server.databasePath) == before)
-        await server.stop()
     }
 
     @Test("a national number with a country hint is accepted as E.164")
     func nationalWithCountry() async throws {
-        let server = try await LiveServer.start()
-        defer { server.remove() }
-        let reply = try await Client(base: server.baseURL).post("/v1/verifications", json: ["phone_number": "07400 123456", "country": "GB", "workflow": [["channel": "sms"]]])
-        #expect(reply.status == 202)
-        await server.stop()
+        try await TestApplication.test(.inProcess) { server, client in
+            let reply = try await client.post("/v1/verifications", json: ["phone_number": "07400 123456", "country": "GB", "workflow": [["channel": "sms"]]])
+            #expect(reply.status == 202)
+        }
     }
 
     @Test("the +990 range is refused without --dev")
     func virtualRangeNeedsDev() async throws {
-        let server = try await LiveServer.start(dev: false)
-        defer { server.remove() }
-        let reply = try await Client(base: server.baseURL).post("/v1/verifications", json: ["phone_number": "+99012345670"])
-        #expect(reply.status == 422 || reply.status == 401)
-        await server.stop()
+        try await TestApplication.test(.inProcess, configure: { configuration, _ in configuration.dev = false }) { server, client in
+            let reply = try await client.post("/v1/verifications", json: ["phone_number": "+99012345670"])
+            #expect(reply.status == 422 || reply.status == 401)
+        }
     }
 
     @Test("a 1 MiB body is refused with 413 and the server keeps answering")
     func hugeBody() async throws {
-        let server = try await LiveServer.start()
-        defer { server.remove() }
-        let client = Client(base: server.baseURL)
-        let huge = #"{"phone_number":"+99012345670","brand":""# + String(repeating: "x", count: 1 << 20) + #""}"#
-        let reply = try await client.post("/v1/verifications", raw: huge)
-        #expect(reply.status == 413)
-        #expect(reply.string("type") == "payload-too-large")
-        #expect(try await client.get("/healthz").status == 200)
-        await server.stop()
+        // Live: the size limit is the HTTP layer's, before any handler runs.
+        try await TestApplication.test(.live) { server, client in
+            let huge = #"{"phone_number":"+99012345670","brand":""# + String(repeating: "x", count: 1 << 20) + #""}"#
+            let reply = try await client.post("/v1/verifications", raw: huge)
+            #expect(reply.status == 413)
+            #expect(reply.string("type") == "payload-too-large")
+            #expect(try await client.get("/healthz").status == 200)
+        }
     }
 
     @Test("bad checks are refused without counting as attempts")
     func badChecks() async throws {
-        let server = try await LiveServer.start(codes: .fixed("246810"))
-        defer { server.remove() }
-        let client = Client(base: server.baseURL)
-        let (id, _) = try await client.start("+99012345691", channels: ["sms"])
-        let before = try DatabaseSnapshot(path: server.databasePath)
-        let cases: [(String, Int, String)] = [
-            (#"{"code":"12ab56"}"#, 422, "invalid-parameters"),
-            (#"{"code":"12345"}"#, 422, "invalid-parameters"),
-            (#"{"code":"1234567"}"#, 422, "invalid-parameters"),
-            (#"{"code":123456}"#, 422, "invalid-parameters"),
-            (#"{}"#, 422, "invalid-parameters"),
-            (#"{"code":"246810","extra":1}"#, 422, "invalid-parameters"),
-            (#"{"code":"#, 400, "malformed-json"),
-        ]
-        for (body, status, type) in cases {
-            let reply = try await client.post("/v1/verifications/\(id)/check", raw: body)
-            #expect(reply.status == status, "\(body)")
-            #expect(reply.string("type") == type, "\(body)")
+        try await TestApplication.test(.inProcess, configure: { _, dependencies in dependencies.codes = .fixed("246810") }) { server, client in
+            let (id, _) = try await client.start("+99012345691", channels: ["sms"])
+            let before = try DatabaseSnapshot(path: server.databasePath)
+            let cases: [(String, Int, String)] = [
+                (#"{"code":"12ab56"}"#, 422, "invalid-parameters"),
+                (#"{"code":"12345"}"#, 422, "invalid-parameters"),
+                (#"{"code":"1234567"}"#, 422, "invalid-parameters"),
+                (#"{"code":123456}"#, 422, "invalid-parameters"),
+                (#"{}"#, 422, "invalid-parameters"),
+                (#"{"code":"246810","extra":1}"#, 422, "invalid-parameters"),
+                (#"{"code":"#, 400, "malformed-json"),
+            ]
+            for (body, status, type) in cases {
+                let reply = try await client.post("/v1/verifications/\(id)/check", raw: body)
+                #expect(reply.status == status, "\(body)")
+                #expect(reply.string("type") == type, "\(body)")
+            }
+            #expect(try DatabaseSnapshot(path: server.databasePath) == before)
+            #expect(try await client.post("/v1/verifications/\(id)/check", json: ["code": "246810"]).status == 200)
         }
-        #expect(try DatabaseSnapshot(path: server.databasePath) == before)
-        #expect(try await client.post("/v1/verifications/\(id)/check", json: ["code": "246810"]).status == 200)
-        await server.stop()
     }
 
     @Test("unknown ids are 404 on every route", arguments: ["GET", "CHECK", "NEXT", "DELETE"])
     func unknownIds(route: String) async throws {
-        let server = try await LiveServer.start()
-        defer { server.remove() }
-        let client = Client(base: server.baseURL)
-        for id in ["vf_doesnotexist", "x", String(repeating: "a", count: 200), "..%2F..%2Fetc"] {
-            let reply: Reply
-            switch route {
-            case "GET": reply = try await client.get("/v1/verifications/\(id)")
-            case "CHECK": reply = try await client.post("/v1/verifications/\(id)/check", json: ["code": "123456"])
-            case "NEXT": reply = try await client.post("/v1/verifications/\(id)/next", json: [:])
-            default: reply = try await client.send("DELETE", "/v1/verifications/\(id)")
+        try await TestApplication.test(.inProcess) { server, client in
+            for id in ["vf_doesnotexist", "x", String(repeating: "a", count: 200), "..%2F..%2Fetc"] {
+                let reply: TestResponse
+                switch route {
+                case "GET": reply = try await client.get("/v1/verifications/\(id)")
+                case "CHECK": reply = try await client.post("/v1/verifications/\(id)/check", json: ["code": "123456"])
+                case "NEXT": reply = try await client.post("/v1/verifications/\(id)/next", json: [:])
+                default: reply = try await client.send("DELETE", "/v1/verifications/\(id)")
+                }
+                #expect(reply.status == 404, "\(route) \(id)")
+                #expect(reply.string("type") == "not-found")
             }
-            #expect(reply.status == 404, "\(route) \(id)")
-            #expect(reply.string("type") == "not-found")
         }
-        await server.stop()
     }
 }

@@ -11,7 +11,7 @@ import TacitTesting
 struct SilentFallbackTests {
     @Test("the cascade silent_auth → sms → voice runs on the server's clock and ends expired")
     func cascade() async throws {
-        try await SilentHarness.with { harness in
+        try await SilentCalls.test { harness in
             let id = try await harness.start("+99012345697").body["request_id"] as! String
             await harness.advance(id, until: "sms:code_sent")
             #expect(try await harness.steps(id) == ["expired", "active", "unused"])
@@ -24,10 +24,10 @@ struct SilentFallbackTests {
 
     @Test("a rejected silent step falls back to SMS, and the code from the handset inbox completes it")
     func smsAfterRejection() async throws {
-        try await SilentHarness.with { harness in
+        try await SilentCalls.test { harness in
             let started = try await harness.start("+99012345671").body
             let id = started["request_id"] as! String
-            _ = try await harness.follow(started["check_url"] as! String, over: SilentHarness.cellular)
+            _ = try await harness.follow(started["check_url"] as! String, over: SilentCalls.cellular)
             let inbox = try await harness.call("GET", "v1/dev/handsets/+99012345671/inbox").body
             let message = try #require((inbox["messages"] as? [[String: Any]])?.last?["body"] as? String)
             let code = try #require(message.split(whereSeparator: { !$0.isNumber }).first { $0.count == 6 }.map(String.init))
@@ -38,7 +38,7 @@ struct SilentFallbackTests {
 
     @Test("SIM swap with action block fails the verification before anything is sent")
     func simSwapBlocks() async throws {
-        try await SilentHarness.with { harness in
+        try await SilentCalls.test { harness in
             let started = try await harness.start("+99012345696", extra: #","sim_swap":{"max_age_hours":240,"action":"block"}"#).body
             #expect(started["status"] as? String == "failed")
             #expect(started["check_url"] == nil)
@@ -48,7 +48,7 @@ struct SilentFallbackTests {
 
     @Test("SIM swap answers false for a number whose SIM did not change, or changed before max_age_hours")
     func simSwapClean() async throws {
-        try await SilentHarness.with { harness in
+        try await SilentCalls.test { harness in
             let clean = try await harness.start("+99012345670", extra: #","sim_swap":{"action":"block"}"#).body
             #expect((clean["risk"] as? [String: Any])?["sim_swapped"] as? Bool == false)
             #expect(clean["status"] as? String == "pending")
@@ -59,7 +59,7 @@ struct SilentFallbackTests {
 
     @Test("the dev handset route plays the modem: cellular submits, Wi-Fi reports device_not_cellular")
     func devHandset() async throws {
-        try await SilentHarness.with { harness in
+        try await SilentCalls.test { harness in
             for (number, path, expected) in [("+99012345670", "cellular", "submitted"), ("+99012345680", "wifi", "client_error")] {
                 let started = try await harness.start(number).body
                 let body = #"{"request_id":"\#(started["request_id"]!)","check_url":"\#(started["check_url"]!)","client_token":"\#(started["client_token"]!)","path":"\#(path)"}"#
@@ -79,15 +79,14 @@ struct SilentFallbackTests {
                                       clock: clock)
         let server = OperatorServer(network: network)
         try server.start()
-        try await SilentHarness.with(configure: { configuration, dependencies in
+        try await SilentCalls.test(clock: clock, configure: { configuration, dependencies in
             configuration.operatorSecret = "s3cret"
             dependencies.silentAuth = network
-            dependencies.clock = clock
         }) { harness in
             let started = try await harness.start("+99012345670").body
-            let hop = try await harness.fetch(started["check_url"] as! String, over: SilentHarness.cellular)
+            let hop = try await harness.fetch(started["check_url"] as! String, over: SilentCalls.cellular)
             #expect(hop.header("location")?.hasPrefix(server.baseURL + "/operator/gateway/") == true)
-            #expect(await harness.runDevice(try await harness.start("+99012345672").body, over: SilentHarness.cellular) == .submitted)
+            #expect(await harness.runDevice(try await harness.start("+99012345672").body, over: SilentCalls.cellular) == .submitted)
         }
         await server.shutdown()
     }

@@ -78,7 +78,7 @@ struct TimelineCLITests {
         let follower = try Self.launch(["timeline", id, "--server", base, "--follow"])
         let inbox = try await Self.call("GET", base + "/v1/dev/handsets/%2B99012345630/inbox")
         let body = try #require((inbox["messages"] as? [[String: Any]])?.last?["body"] as? String)
-        let code = try #require(TimelineTestServer.code(in: body))
+        let code = try #require(TimelineCalls.code(in: body))
         _ = try await Self.call("POST", base + "/v1/verifications/\(id)/check", json: "{\"code\":\"\(code)\"}")
 
         let followed = follower.standardOutput!.fileHandleForReading.readDataToEndOfFile()

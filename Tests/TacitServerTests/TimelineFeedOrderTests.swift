@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TacitTesting
 import TacitCore
 @testable import TacitServer
 
@@ -14,22 +15,22 @@ struct TimelineFeedOrderTests {
 
     @Test("a published duplicate is dropped and a gap is filled from the store, so the stream stays gap-free")
     func duplicatesAndGaps() async throws {
-        let server = try await TimelineTestServer()
-        let (id, _) = try await server.start(Self.number)
-        let backlog = try await server.events(id).count
-        let probe = TimelineSSEProbe(server.baseURL, id: id)
-        let first = try await probe.messages { $0.id == backlog }
-        let hub = try #require(server.app.eventHub)
-        // A stale repeat, then an event far ahead that the store never holds: neither may be sent.
-        hub.publish([Self.fake(id, seq: 1, label: "device:fake_repeat")])
-        hub.publish([Self.fake(id, seq: backlog + 50, label: "device:fake_ahead")])
-        try await server.call("POST", "/v1/verifications/\(id)/next")
-        try await server.call("DELETE", "/v1/verifications/\(id)")
-        let rest = try await probe.messages()
-        let total = try await server.events(id).count
-        #expect((first + rest).compactMap(\.id) == Array(1...total))
-        #expect(!(first + rest).contains { $0.label?.hasPrefix("device:fake") == true })
-        #expect(rest.last?.label == "verification:summary")
-        await server.stop()
+        try await TimelineCalls.test(.live) { server in
+            let (id, _) = try await server.start(Self.number)
+            let backlog = try await server.events(id).count
+            let probe = TimelineSSEProbe(server.baseURL, id: id)
+            let first = try await probe.messages { $0.id == backlog }
+            let hub = try #require(server.app.application.eventHub)
+            // A stale repeat, then an event far ahead that the store never holds: neither may be sent.
+            hub.publish([Self.fake(id, seq: 1, label: "device:fake_repeat")])
+            hub.publish([Self.fake(id, seq: backlog + 50, label: "device:fake_ahead")])
+            try await server.call("POST", "/v1/verifications/\(id)/next")
+            try await server.call("DELETE", "/v1/verifications/\(id)")
+            let rest = try await probe.messages()
+            let total = try await server.events(id).count
+            #expect((first + rest).compactMap(\.id) == Array(1...total))
+            #expect(!(first + rest).contains { $0.label?.hasPrefix("device:fake") == true })
+            #expect(rest.last?.label == "verification:summary")
+        }
     }
 }

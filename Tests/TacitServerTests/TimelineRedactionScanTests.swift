@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TacitTesting
 import TacitKit
 
 /// Runs scripted flows end to end, collects every secret that was issued (codes from
@@ -18,41 +19,41 @@ struct TimelineRedactionScanTests {
 
     @Test("no code, client token or full number appears in the database, answers, streams or exports")
     func scan() async throws {
-        let server = try await TimelineTestServer()
-        let evidence = Evidence()
-        try await smsCompleted(server, evidence)
-        try await wrongCodesThenCompleted(server, evidence)
-        try await voiceAfterTimeout(server, evidence)
-        try await cancelled(server, evidence)
-        try await expired(server, evidence)
-        try await silentFirst(server, evidence)
-        let secrets = evidence.secrets.withLock { $0 }
-        #expect(secrets.count >= 15)
-        var haystacks = server.replies + evidence.seen.withLock { $0 }
-        haystacks += databaseFiles(server)
-        // The control: the phone's own inbox shows codes, so the scan must find them there.
-        let inbox = try await server.call("GET", "/v1/dev/handsets/%2B99012345610/inbox", keep: false).body
-        await server.stop()
-        #expect(!hits(in: inbox, secrets).isEmpty)
-        for (index, haystack) in haystacks.enumerated() {
-            for secret in hits(in: haystack, secrets) {
-                Issue.record("a secret (\(secret.count) characters) leaked into haystack \(index)")
+        try await TimelineCalls.test(.live) { server in
+            let evidence = Evidence()
+            try await smsCompleted(server, evidence)
+            try await wrongCodesThenCompleted(server, evidence)
+            try await voiceAfterTimeout(server, evidence)
+            try await cancelled(server, evidence)
+            try await expired(server, evidence)
+            try await silentFirst(server, evidence)
+            let secrets = evidence.secrets.withLock { $0 }
+            #expect(secrets.count >= 15)
+            var haystacks = server.replies + evidence.seen.withLock { $0 }
+            haystacks += databaseFiles(server)
+            // The control: the phone's own inbox shows codes, so the scan must find them there.
+            let inbox = try await server.call("GET", "/v1/dev/handsets/%2B99012345610/inbox", keep: false).body
+            #expect(!hits(in: inbox, secrets).isEmpty)
+            for (index, haystack) in haystacks.enumerated() {
+                for secret in hits(in: haystack, secrets) {
+                    Issue.record("a secret (\(secret.count) characters) leaked into haystack \(index)")
+                }
             }
+            #expect(haystacks.count > 30)
         }
-        #expect(haystacks.count > 30)
     }
 
     private func hits(in haystack: Data, _ secrets: Set<String>) -> [String] {
         secrets.filter { haystack.range(of: Data($0.utf8)) != nil }
     }
 
-    private func databaseFiles(_ server: TimelineTestServer) -> [Data] {
+    private func databaseFiles(_ server: TimelineCalls) -> [Data] {
         let files = ["", "-wal", "-shm"].compactMap { FileManager.default.contents(atPath: server.dbPath + $0) }
         return files
     }
 
     /// Starts a flow with an SSE subscriber, noting the number and token as secrets.
-    private func begin(_ server: TimelineTestServer, _ evidence: Evidence, _ number: String,
+    private func begin(_ server: TimelineCalls, _ evidence: Evidence, _ number: String,
                        workflow: [String] = ["sms", "voice"]) async throws -> (String, TimelineSSEProbe) {
         let (id, token) = try await server.start(number, workflow: workflow)
         evidence.secret(number)
@@ -62,14 +63,14 @@ struct TimelineRedactionScanTests {
         return (id, TimelineSSEProbe(server.baseURL, id: id))
     }
 
-    private func latestCode(_ server: TimelineTestServer, _ evidence: Evidence, _ number: String) async throws -> String {
+    private func latestCode(_ server: TimelineCalls, _ evidence: Evidence, _ number: String) async throws -> String {
         let code = try #require(try await server.codes(number).last)
         evidence.secret(code)
         return code
     }
 
     /// Waits for the summary, then keeps the stream and the export.
-    private func end(_ server: TimelineTestServer, _ evidence: Evidence, _ id: String, _ probe: TimelineSSEProbe) async throws {
+    private func end(_ server: TimelineCalls, _ evidence: Evidence, _ id: String, _ probe: TimelineSSEProbe) async throws {
         let messages = try await probe.messages { $0.label == "verification:summary" }
         #expect(messages.last?.label == "verification:summary")
         evidence.saw(Data(probe.received.utf8))
@@ -78,18 +79,18 @@ struct TimelineRedactionScanTests {
         try await server.call("GET", "/v1/verifications/\(id)/events")
     }
 
-    private func check(_ server: TimelineTestServer, _ id: String, _ code: String) async throws {
+    private func check(_ server: TimelineCalls, _ id: String, _ code: String) async throws {
         try await server.call("POST", "/v1/verifications/\(id)/check", json: "{\"code\":\"\(code)\"}")
     }
 
-    private func smsCompleted(_ server: TimelineTestServer, _ evidence: Evidence) async throws {
+    private func smsCompleted(_ server: TimelineCalls, _ evidence: Evidence) async throws {
         let number = "+99012345610"
         let (id, probe) = try await begin(server, evidence, number)
         try await check(server, id, try await latestCode(server, evidence, number))
         try await end(server, evidence, id, probe)
     }
 
-    private func wrongCodesThenCompleted(_ server: TimelineTestServer, _ evidence: Evidence) async throws {
+    private func wrongCodesThenCompleted(_ server: TimelineCalls, _ evidence: Evidence) async throws {
         let number = "+99012345612"
         let (id, probe) = try await begin(server, evidence, number)
         let code = try await latestCode(server, evidence, number)
@@ -100,7 +101,7 @@ struct TimelineRedactionScanTests {
         try await end(server, evidence, id, probe)
     }
 
-    private func voiceAfterTimeout(_ server: TimelineTestServer, _ evidence: Evidence) async throws {
+    private func voiceAfterTimeout(_ server: TimelineCalls, _ evidence: Evidence) async throws {
         let number = "+99012345614"
         let (id, probe) = try await begin(server, evidence, number)
         _ = try await latestCode(server, evidence, number)
@@ -111,7 +112,7 @@ struct TimelineRedactionScanTests {
         try await end(server, evidence, id, probe)
     }
 
-    private func cancelled(_ server: TimelineTestServer, _ evidence: Evidence) async throws {
+    private func cancelled(_ server: TimelineCalls, _ evidence: Evidence) async throws {
         let number = "+99012345616"
         let (id, probe) = try await begin(server, evidence, number)
         _ = try await latestCode(server, evidence, number)
@@ -121,7 +122,7 @@ struct TimelineRedactionScanTests {
         try await end(server, evidence, id, probe)
     }
 
-    private func expired(_ server: TimelineTestServer, _ evidence: Evidence) async throws {
+    private func expired(_ server: TimelineCalls, _ evidence: Evidence) async throws {
         let number = "+99012345618"
         let (id, probe) = try await begin(server, evidence, number, workflow: ["sms"])
         _ = try await latestCode(server, evidence, number)
@@ -133,7 +134,7 @@ struct TimelineRedactionScanTests {
     /// The silent path: the device follows the check_url over the cellular source
     /// address and gets the network's code; both the URL's secret and that code must
     /// stay out of everything but the device's own answer.
-    private func silentFirst(_ server: TimelineTestServer, _ evidence: Evidence) async throws {
+    private func silentFirst(_ server: TimelineCalls, _ evidence: Evidence) async throws {
         let number = "+99012345620"
         let (id, token, checkURL) = try await server.startSilent(number)
         evidence.secret(number)

@@ -31,7 +31,7 @@ struct VerifyCLITests {
     static func inboxCodes(_ base: String, _ number: String) async throws -> [String] {
         let inbox = try await CLI.call("GET", base + "/v1/dev/handsets/\(number.replacingOccurrences(of: "+", with: "%2B"))/inbox")
         let bodies = (inbox["messages"] as? [[String: Any]] ?? []).compactMap { $0["body"] as? String }
-        return bodies.compactMap { TimelineTestServer.code(in: $0) }
+        return bodies.compactMap { TimelineCalls.code(in: $0) }
     }
 
     @Test("an even +990 number completes silently over the cellular path: exit 0")

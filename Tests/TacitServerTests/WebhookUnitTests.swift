@@ -12,7 +12,7 @@ struct WebhookUnitTests {
     @Test("every configured secret signs the delivery and each signature verifies; a changed body verifies under none")
     func signaturesBothWays() throws {
         let clock = ManualClock()
-        let endpoint = WebhookEndpoint(url: "http://127.0.0.1:1/h", secrets: Live.secrets)
+        let endpoint = WebhookEndpoint(url: "http://127.0.0.1:1/h", secrets: WebhookFixtures.secrets)
         let dispatcher = WebhookDispatcher(store: InMemoryStore(), clock: clock, settings: WebhookSettings(),
                                            transport: URLSessionWebhookTransport(), random: { 0.5 }, timeline: { _, _ in })
         let message = OutboxMessage(id: "msg_abc", endpoint: endpoint.id, verificationId: "vf_1", type: "verification.completed",
@@ -22,7 +22,7 @@ struct WebhookUnitTests {
         #expect(signature.split(separator: " ").count == 2)
         let timestamp = try #require(headers["webhook-timestamp"])
         #expect(timestamp == String(Int64(clock.now().timeIntervalSince1970)))
-        for secret in Live.secrets {
+        for secret in WebhookFixtures.secrets {
             try StandardWebhooks.verify(secret: secret, id: "msg_abc", timestamp: timestamp, signatures: signature,
                                         body: message.payload, now: clock.now())
             #expect(throws: WebhookSignatureError.self) {
@@ -35,7 +35,7 @@ struct WebhookUnitTests {
     @Test("a signature made by the reference algorithm verifies against the dispatcher's headers")
     func referenceVector() throws {
         // HMAC-SHA256(key, "id.timestamp.body"), base64: the Standard Webhooks construction, computed independently.
-        let secret = Live.secrets[0]
+        let secret = WebhookFixtures.secrets[0]
         let key = try #require(Base64.decode(String(secret.dropFirst(6))))
         let body = Array(#"{"a":1}"#.utf8)
         let expected = "v1," + Base64.encode(HMAC.sha256(key: key, message: Array("msg_x.1796000000.".utf8) + body))
@@ -70,7 +70,7 @@ struct WebhookUnitTests {
 
     @Test("a store write that fails leaves no outbox row, no event and no change behind")
     func outboxRollsBackWithTheChange() async throws {
-        let path = Live.temporaryDatabase()
+        let path = WebhookFixtures.temporaryDatabase()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try SQLiteVerificationStore(path: path)
         try await store.migrate()

@@ -1,42 +1,27 @@
 import Foundation
-import Synchronization
 import TacitKit
 import TacitServer
-import TacitStoreSQLite
 import TacitTesting
 
-/// A real dev Tacit server (virtual operator on) on an ephemeral loopback port, with
-/// a temp SQLite file and a ManualClock, driven through TacitKit as an app would.
-struct LiveKitServer: Sendable {
-    let app: TacitApplication
-    let clock: ManualClock
+/// The SDK suites' vocabulary over a live dev test application (virtual operator on),
+/// driven through TacitKit as an app would.
+struct KitCalls: Sendable {
+    let app: TestApplication
     let base: URL
+    var clock: ManualClock { app.clock }
     var client: TacitClient { TacitClient(baseURL: base) }
     static let cellular = SocketCellularTransport(sourceAddress: "127.0.0.2")
     static let wifi = SocketCellularTransport(sourceAddress: "127.0.0.1")
     static let api = SocketCellularTransport()
 
-    /// Runs `body` against a started server and always shuts it down.
-    static func with(_ body: (LiveKitServer) async throws -> Void) async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-kit-\(UUID().uuidString).db").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dev = true
-        configuration.databasePath = path
+    /// Runs `body` against a live application and always stops it.
+    static func test(_ body: (KitCalls) async throws -> Void) async throws {
         // Real "now", as the SDK bounds a silent check by the server's expires_at; whole
         // seconds, as stored deadlines are rounded to milliseconds.
         let clock = ManualClock(start: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-        var dependencies = TacitApplication.Dependencies()
-        dependencies.clock = clock
-        let app = TacitApplication(configuration: configuration, store: try SQLiteVerificationStore(path: path), dependencies: dependencies)
-        try await app.start()
-        let server = LiveKitServer(app: app, clock: clock, base: URL(string: app.baseURL)!)
-        do { try await body(server) } catch {
-            await app.shutdown()
-            throw error
+        try await TestApplication.test(.live, clock: clock) { app, _ in
+            try await body(KitCalls(app: app, base: URL(string: app.baseURL)!))
         }
-        await app.shutdown()
     }
 
     /// A driver whose silent check runs the SDK's device flow over `transport`,
@@ -78,28 +63,6 @@ struct LiveKitServer: Sendable {
 
     /// Moves the server's clock and fires the timers that became due.
     func advance(by seconds: TimeInterval) async {
-        clock.advance(by: seconds)
-        await app.fireDueTimers()
-    }
-}
-
-/// A thread-safe count, for closures that run on other tasks.
-final class Counter: Sendable {
-    private let value = Mutex(0)
-    func add() { value.withLock { $0 += 1 } }
-    var count: Int { value.withLock { $0 } }
-}
-
-/// Forwards to another transport, counting requests and letting a test act before each.
-struct HookTransport: CellularTransport {
-    let inner: any CellularTransport
-    let hook: @Sendable (CellularRequest, Int) throws -> Void
-    let sent = Counter()
-    var isAvailable: Bool { inner.isAvailable }
-
-    func send(_ request: CellularRequest) async throws -> CellularResponse {
-        sent.add()
-        try hook(request, sent.count)
-        return try await inner.send(request)
+        await app.advance(by: seconds)
     }
 }

@@ -1,48 +1,30 @@
 import Foundation
 import TacitCore
 import TacitKit
-import TacitOperator
-import TacitStoreSQLite
 import TacitTesting
 @testable import TacitServer
 
-/// A dev Tacit server on an ephemeral loopback port with a temp SQLite file and a
-/// ManualClock, plus the clients a test needs: plain API calls, and a device whose
-/// check_url fetches leave from a cellular (`127.0.0.2`) or Wi-Fi (`127.0.0.1`) address.
-struct SilentHarness: Sendable {
-    let clock: ManualClock
-    let app: TacitApplication
-    let databasePath: String
+/// The silent-auth suites' vocabulary over a live test application: API calls through the
+/// test client, and a device whose check_url fetches leave from a cellular (`127.0.0.2`)
+/// or Wi-Fi (`127.0.0.1`) address, which only a real socket has.
+struct SilentCalls: Sendable {
+    let app: TestApplication
+    let client: TestClient
+    var clock: ManualClock { app.clock }
+    var databasePath: String { app.databasePath }
     var base: URL { URL(string: app.baseURL)! }
     static let cellular = SocketCellularTransport(sourceAddress: "127.0.0.2")
     static let wifi = SocketCellularTransport(sourceAddress: "127.0.0.1")
     static let api = SocketCellularTransport()
 
-    /// Runs `body` against a started server and always shuts it down.
-    static func with<T>(
+    /// Runs `body` against a live dev-mode application.
+    static func test(
+        clock: ManualClock = ManualClock(),
         configure: (inout ServerConfiguration, inout TacitApplication.Dependencies) -> Void = { _, _ in },
-        _ body: (SilentHarness) async throws -> T
-    ) async throws -> T {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-silent-\(UUID().uuidString).db").path
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        var configuration = ServerConfiguration()
-        configuration.port = 0
-        configuration.dev = true
-        configuration.databasePath = path
-        let clock = ManualClock()
-        var dependencies = TacitApplication.Dependencies()
-        dependencies.clock = clock
-        configure(&configuration, &dependencies)
-        let app = TacitApplication(configuration: configuration, store: try SQLiteVerificationStore(path: path), dependencies: dependencies)
-        try await app.start()
-        let harness = SilentHarness(clock: clock, app: app, databasePath: path)
-        do {
-            let result = try await body(harness)
-            await app.shutdown()
-            return result
-        } catch {
-            await app.shutdown()
-            throw error
+        _ body: (SilentCalls) async throws -> Void
+    ) async throws {
+        try await TestApplication.test(.live, clock: clock, configure: configure) { app, client in
+            try await body(SilentCalls(app: app, client: client))
         }
     }
 
@@ -60,10 +42,8 @@ struct SilentHarness: Sendable {
     }
 
     func call(_ method: String, _ path: String, body: String? = nil) async throws -> (status: Int, body: [String: Any]) {
-        let request = CellularRequest(method: method, url: base.appending(path: path),
-                                      headers: body == nil ? [:] : ["Content-Type": "application/json"], body: body.map { Data($0.utf8) })
-        let response = try await Self.api.send(request)
-        return (response.status, Self.json(response.body))
+        let reply = try await client.send(method, "/" + path, body: body.map { Data($0.utf8) })
+        return (reply.status, reply.json)
     }
 
     /// One hop from `transport` without following redirects.
@@ -99,7 +79,7 @@ struct SilentHarness: Sendable {
     /// Advances the clock (past a step's deadline) and waits for the event `label` on the
     /// live event stream: the server's timer has acted, with no polling.
     func advance(_ id: String, by seconds: TimeInterval = 60, until label: String) async {
-        guard let stream = app.eventHub?.subscribe(id) else { return }
+        guard let stream = app.application.eventHub?.subscribe(id) else { return }
         clock.advance(by: seconds)
         for await event in stream where event.label == label { break }
     }

@@ -1,0 +1,21 @@
+import Foundation
+import TacitTesting
+
+/// The verification API's calls that many suites make, over the test client.
+extension TestClient {
+    /// Starts a verification and returns its id (empty if the start was refused) and the answer.
+    func start(_ number: String, channels: [String] = ["sms", "voice"], extra: [String: Any] = [:]) async throws -> (id: String, reply: TestResponse) {
+        var body: [String: Any] = ["phone_number": number, "workflow": channels.map { ["channel": $0] }]
+        body.merge(extra) { $1 }
+        let reply = try await post("/v1/verifications", json: body)
+        return (reply.string("request_id") ?? "", reply)
+    }
+
+    /// The newest code in a virtual handset's inbox.
+    func latestCode(_ number: String) async throws -> String? {
+        let reply = try await get("/v1/dev/handsets/\(number.replacingOccurrences(of: "+", with: "%2B"))/inbox")
+        let messages = reply.json["messages"] as? [[String: Any]] ?? []
+        guard let body = messages.last?["body"] as? String else { return nil }
+        return body.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count >= 4 }).map(String.init)
+    }
+}

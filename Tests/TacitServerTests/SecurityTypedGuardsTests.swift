@@ -53,22 +53,22 @@ struct SecurityTypedGuardsTests {
 
     @Test("over the API, a right code ends the number's run of wrong codes, and a malformed code is no part of it")
     func runResetThroughTheRoute() async throws {
-        let server = try await SecurityTestServer {
+        try await SecurityCalls.test(configure: {
             $0.security.maxConsecutiveFailedChecks = 3
             $0.security.verificationsPerNumber = .init(0, per: 86_400)
             $0.security.sendsPerNumber = .init(0, per: 600)
+        }) { server in
+            let first = try #require(try await server.start(Self.number, workflow: ["sms"]).json["request_id"] as? String)
+            #expect(try await server.check(first, "000000").status == 400)
+            #expect(try await server.check(first, "000000").status == 400)
+            #expect(try await server.check(first, "12").status == 422)
+            #expect(try await server.check(first, "123456").status == 200)
+            let second = try #require(try await server.start(Self.number, workflow: ["sms"]).json["request_id"] as? String)
+            for _ in 0..<3 { #expect(try await server.check(second, "000000").status == 400) }
+            let locked = try await server.check(second, "123456")
+            #expect(locked.status == 429)
+            #expect(locked.type == "rate-limited")
         }
-        defer { Task { await server.stop() } }
-        let first = try #require(try await server.start(Self.number, workflow: ["sms"]).json["request_id"] as? String)
-        #expect(try await server.check(first, "000000").status == 400)
-        #expect(try await server.check(first, "000000").status == 400)
-        #expect(try await server.check(first, "12").status == 422)
-        #expect(try await server.check(first, "123456").status == 200)
-        let second = try #require(try await server.start(Self.number, workflow: ["sms"]).json["request_id"] as? String)
-        for _ in 0..<3 { #expect(try await server.check(second, "000000").status == 400) }
-        let locked = try await server.check(second, "123456")
-        #expect(locked.status == 429)
-        #expect(locked.type == "rate-limited")
     }
 
     @Test("a start body is parsed once: the start guard and the route get the value the table read")
@@ -96,20 +96,20 @@ struct SecurityTypedGuardsTests {
 
     @Test("the start guard judges the number the route verifies: a national number with a country hint meets the deny list as E.164")
     func startGuardSeesNormalisedNumber() async throws {
-        let server = try await SecurityTestServer { $0.security.destinations.deniedPrefixes = ["+4479111"] }
-        defer { Task { await server.stop() } }
-        let refused = try await server.request("POST", "/v1/verifications", json: ["phone_number": "07911 123456", "country": "GB"])
-        #expect(refused.status == 403)
-        #expect(refused.type == "destination-denied")
-        #expect(server.sender.count == 0)
+        try await SecurityCalls.test(configure: { $0.security.destinations.deniedPrefixes = ["+4479111"] }) { server in
+            let refused = try await server.request("POST", "/v1/verifications", json: ["phone_number": "07911 123456", "country": "GB"])
+            #expect(refused.status == 403)
+            #expect(refused.type == "destination-denied")
+            #expect(server.sender.count == 0)
+        }
     }
 
     @Test("a start whose body the route refuses still spends its number's start limit when the number parses")
     func refusedBodyStillCounted() async throws {
-        let server = try await SecurityTestServer { $0.security.verificationsPerNumber = .init(1, per: 86_400) }
-        defer { Task { await server.stop() } }
-        let bad = try await server.request("POST", "/v1/verifications", json: ["phone_number": Self.number, "colour": "red"])
-        #expect(bad.status == 422)
-        #expect(try await server.start(Self.number).status == 429)
+        try await SecurityCalls.test(configure: { $0.security.verificationsPerNumber = .init(1, per: 86_400) }) { server in
+            let bad = try await server.request("POST", "/v1/verifications", json: ["phone_number": Self.number, "colour": "red"])
+            #expect(bad.status == 422)
+            #expect(try await server.start(Self.number).status == 429)
+        }
     }
 }

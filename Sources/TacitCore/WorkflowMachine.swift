@@ -37,10 +37,11 @@ public struct WorkflowMachine {
         return WorkflowDecision(effects: Array(effects[before...]), check: check)
     }
 
-    /// Keeps `verification:summary` the last event of a finished verification when an
-    /// event arrives after it. Does nothing while pending.
+    /// `.eventRecorded`, for callers that only record an event: keeps
+    /// `verification:summary` the last event of a finished verification.
     public mutating func summarizeAgainIfFinished() {
-        summarizeAgain()
+        // Never refused: only `.next` and `.cancel` can be.
+        _ = try? handle(.eventRecorded)
     }
 
     private mutating func start(simSwapped: Bool?) {

@@ -30,7 +30,7 @@ struct WorkflowMachinePropertyTests {
                     #expect(error == expectedRefusal, "seed \(seed): \(input) refused as \(error)")
                     #expect(f.verification == before, "a refusal changes nothing")
                 }
-                Self.checkInvariants(f.verification, before: before, input: input, seed: seed)
+                Self.checkInvariants(f.verification, before: before, input: input, now: f.now, seed: seed)
                 #expect(log.isConsistent(with: f.verification), "seed \(seed): events \(log.labels)")
             }
         }
@@ -64,9 +64,12 @@ struct WorkflowMachinePropertyTests {
         }
     }
 
-    static func checkInvariants(_ v: Verification, before: Verification, input: WorkflowInput, seed: Int) {
+    static func checkInvariants(_ v: Verification, before: Verification, input: WorkflowInput, now: Date, seed: Int) {
         if before.status.isFinished {
             #expect(v == before, "seed \(seed): a finished verification changed on \(input)")
+        }
+        if case .timerFired = input, let deadline = before.deadline, deadline > now {
+            #expect(v == before, "seed \(seed): a timer before its deadline changed something")
         }
         #expect(v.failedAttempts >= before.failedAttempts && v.failedAttempts <= VerificationOptions.maxAttempts)
         #expect(v.lastSeq == before.lastSeq, "only the store numbers events")

@@ -13,12 +13,8 @@ public struct Verification: Sendable, Equatable {
     public var channelTimeout: Int
     public var simSwap: SimSwapPolicy?
     public var workflow: [WorkflowStep]
-    public var status: VerificationStatus
-    public var currentStep: Int?
-    /// When the current step times out; the timer scheduler wakes for it.
-    public var deadline: Date?
-    public var codeHash: [UInt8]?
-    public var codeStep: Int?
+    /// Where the verification stands; only the workflow machine moves it on.
+    public var state: VerificationState
     public var failedAttempts: Int
     public var risk: Risk
     public var clientTokenHash: [UInt8]
@@ -40,11 +36,7 @@ public struct Verification: Sendable, Equatable {
         self.channelTimeout = options.channelTimeout
         self.simSwap = options.simSwap
         self.workflow = options.workflow.map { WorkflowStep(channel: $0) }
-        self.status = .pending
-        self.currentStep = nil
-        self.deadline = nil
-        self.codeHash = nil
-        self.codeStep = nil
+        self.state = .unstarted
         self.failedAttempts = 0
         self.risk = Risk()
         self.clientTokenHash = clientTokenHash
@@ -53,6 +45,16 @@ public struct Verification: Sendable, Equatable {
         self.lastSeq = 0
     }
 
+    public var status: VerificationStatus { state.status }
+    /// The index of the step being tried now, if any.
+    public var currentStep: Int? { state.currentStep }
+    /// When the current step times out; the timer scheduler wakes for it.
+    public var deadline: Date? { state.deadline }
+    /// The keyed hash of the current step's code, if one was issued.
+    public var codeHash: [UInt8]? { state.codeHash }
+    /// The step `codeHash` belongs to (always the current step).
+    public var codeStep: Int? { state.codeStep }
+
     /// The step being tried now, if any.
     public var activeStep: WorkflowStep? { currentStep.map { workflow[$0] } }
     public var activeChannel: Channel? { activeStep?.channel }
@@ -60,8 +62,8 @@ public struct Verification: Sendable, Equatable {
     /// The latest moment the verification can still be pending: the current step's
     /// deadline plus a full timeout for each step not yet tried.
     public var expiresAt: Date? {
-        guard status == .pending, let deadline, let currentStep else { return nil }
-        let remaining = workflow.count - currentStep - 1
-        return deadline.addingTimeInterval(TimeInterval(remaining * channelTimeout))
+        guard let active = state.activeStep else { return nil }
+        let remaining = workflow.count - active.index - 1
+        return active.deadline.addingTimeInterval(TimeInterval(remaining * channelTimeout))
     }
 }

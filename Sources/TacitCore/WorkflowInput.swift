@@ -7,9 +7,11 @@ public enum WorkflowInput: Sendable, Equatable {
     case start(simSwapped: Bool?)
     /// A code was made for `step` (the runner makes and hashes it; the machine only keeps the hash).
     case codeIssued(step: Int, hash: [UInt8])
-    /// A message carrying the code of `step` was handed to the provider (or it refused).
+    /// A message carrying the code of `step` was handed to the provider, or it refused
+    /// with `reason` (the sender port's wire string, `provider_error` when it gave none).
     case codeDelivery(step: Int, delivered: Bool, reason: String?)
-    /// A code was submitted; the runner says whether its keyed hash matched.
+    /// A code was submitted; the runner says whether its keyed hash matched. The
+    /// decision carries the check's result.
     case codeSubmitted(matches: Bool)
     /// The timer for `step` fired.
     case timerFired(step: Int)
@@ -18,53 +20,8 @@ public enum WorkflowInput: Sendable, Equatable {
     /// The caller asked to skip to the next step.
     case next
     case cancel
-}
-
-/// Why a silent-auth step did not complete (SPEC §3).
-public enum SilentFailure: String, Sendable, Equatable, CaseIterable {
-    /// The SIM does not match the number: the step is `rejected`.
-    case rejected
-    case carrierError = "carrier_error"
-    case noCoverage = "no_coverage"
-    case deviceNotCellular = "device_not_cellular"
-    case replayed = "check_url_replayed"
-    case expired = "check_url_expired"
-    case integrity = "integrity_error"
-    case unavailable
-
-    var stepStatus: StepStatus { self == .rejected ? .rejected : .failed }
-}
-
-/// What the runner must do after an input.
-public enum WorkflowAction: Sendable, Equatable {
-    /// Start delivering on a step: send a code, or ask the silent-auth provider for a check.
-    case startChannel(step: Int, channel: Channel)
-    case scheduleTimer(at: Date)
-    case cancelTimer
-    case emit(EventDraft)
-    case notifyWebhook(WebhookEvent)
-}
-
-/// Webhook event types (SPEC §5).
-public enum WebhookEvent: String, Sendable, Equatable, Codable, CaseIterable {
-    case completed = "verification.completed"
-    case failed = "verification.failed"
-    case expired = "verification.expired"
-    case cancelled = "verification.cancelled"
-    case channelStarted = "verification.channel_started"
-    case channelFailed = "verification.channel_failed"
-}
-
-/// The answer to a code check, for the API to map to a response.
-public enum CheckResult: Sendable, Equatable {
-    case completed
-    case wrongCode(attemptsRemaining: Int)
-    case tooManyAttempts
-    case notPending(VerificationStatus)
-}
-
-/// Why an input was refused without changing anything.
-public enum WorkflowRefusal: Error, Sendable, Equatable {
-    case notPending(VerificationStatus)
-    case noNextChannel
+    /// An event was recorded outside the machine after the verification may have
+    /// finished (a webhook's delivery result): a finished verification records its
+    /// summary again, so the summary stays its last event.
+    case eventRecorded
 }

@@ -2,70 +2,74 @@ import Foundation
 
 /// How steps start and end; every transition goes through these few functions.
 extension WorkflowMachine {
+    /// Makes `index` the active step with a fresh deadline and no code, and asks for
+    /// its channel to start: a code for a code channel, a check for a silent one.
     mutating func activate(_ index: Int) {
         let deadline = now.addingTimeInterval(TimeInterval(verification.channelTimeout))
-        verification.currentStep = index
+        verification.state = .pending(ActiveStep(index: index, deadline: deadline))
         verification.workflow[index].status = .active
         verification.workflow[index].startedAt = now
-        verification.deadline = deadline
-        verification.codeHash = nil
-        verification.codeStep = nil
         let channel = verification.workflow[index].channel
-        emit(Notes.stepStarted(channel, index: index, timeout: verification.channelTimeout))
-        actions.append(.notifyWebhook(.channelStarted))
-        actions.append(.scheduleTimer(at: deadline))
-        actions.append(.startChannel(step: index, channel: channel))
+        emit(.stepStarted(channel, index: index, timeout: verification.channelTimeout))
+        effects.append(.notifyWebhook(.channelStarted, channel: channel))
+        effects.append(.scheduleTimer(at: deadline))
+        effects.append(channel.sendsCode ? .issueCode(step: index, channel: channel)
+                                         : .beginSilentCheck(step: index, expiresAt: deadline))
     }
 
     /// Ends a step without success, then moves on to the next step, or ends the
     /// verification when it was the last (`expired` after a timeout, else `failed`).
-    mutating func fail(step index: Int, status: StepStatus, reason: String, label: String) {
+    mutating func fail(step index: Int, status: StepStatus, reason: EndReason, label: StepEndLabel) {
         end(step: index, status: status, reason: reason, label: label)
-        actions.append(.notifyWebhook(.channelFailed))
+        let channel = verification.workflow[index].channel
+        effects.append(.notifyWebhook(.channelFailed, channel: channel))
         if index + 1 < verification.workflow.count {
             activate(index + 1)
         } else {
-            finish(status == .expired ? .expired : .failed, reason: reason)
+            finish(status == .expired ? .expired : .failed, reason: reason, channel: channel)
         }
     }
 
-    mutating func end(step index: Int, status: StepStatus, reason: String?, label: String) {
+    /// Closes a step that did not complete; its code, if any, is gone with it.
+    mutating func end(step index: Int, status: StepStatus, reason: EndReason, label: StepEndLabel) {
         verification.workflow[index].status = status
         verification.workflow[index].endedAt = now
-        verification.workflow[index].reason = reason
-        verification.codeHash = nil
-        verification.codeStep = nil
-        emit(Notes.stepEnded(verification.workflow[index].channel, label: label, reason: reason, isLast: index + 1 == verification.workflow.count))
+        verification.workflow[index].endReason = reason
+        if var active = verification.state.activeStep {
+            active.codeHash = nil
+            verification.state = .pending(active)
+        }
+        let isLast = index + 1 == verification.workflow.count
+        emit(.stepEnded(verification.workflow[index].channel, label: label, reason: reason, isLast: isLast))
     }
 
     mutating func complete(step index: Int) {
         verification.workflow[index].status = .completed
         verification.workflow[index].endedAt = now
-        emit(Notes.stepCompleted(verification.workflow[index].channel))
-        finish(.completed, reason: nil)
+        let channel = verification.workflow[index].channel
+        emit(.stepCompleted(channel))
+        finish(.completed, reason: nil, channel: channel)
     }
 
-    mutating func finish(_ status: VerificationStatus, reason: String?) {
-        verification.status = status
+    /// Ends the verification. `channel` is the step the ending is about (none for a
+    /// SIM-swap block or a cancel before any step), which its webhook reports.
+    mutating func finish(_ outcome: VerificationOutcome, reason: EndReason?, channel: Channel?) {
+        verification.state = .finished(outcome)
         verification.endedAt = now
-        verification.currentStep = nil
-        verification.deadline = nil
-        verification.codeHash = nil
-        verification.codeStep = nil
-        actions.append(.cancelTimer)
-        emit(Notes.finished(status, reason: reason))
+        effects.append(.cancelTimer)
+        emit(.finished(outcome, reason: reason))
         let webhook: WebhookEvent
-        switch status {
+        switch outcome {
         case .completed: webhook = .completed
         case .expired: webhook = .expired
         case .cancelled: webhook = .cancelled
-        case .failed, .pending: webhook = .failed
+        case .failed: webhook = .failed
         }
-        actions.append(.notifyWebhook(webhook))
-        emit(Notes.summary(verification))
+        effects.append(.notifyWebhook(webhook, channel: channel))
+        emit(.summary(verification.status, workflow: verification.workflow))
     }
 
-    mutating func emit(_ draft: EventDraft) {
-        actions.append(.emit(draft))
+    mutating func emit(_ event: WorkflowEvent) {
+        effects.append(.emit(event))
     }
 }

@@ -1,13 +1,15 @@
 import Foundation
 
 /// The rules of SPEC §2 as a pure function: an input and the current state go in,
-/// the new state and the actions to carry out come out. No clock, store or I/O, so
+/// the new state and the effects to carry out come out. No clock, store or I/O, so
 /// every driver (API, timer, operator, device) goes through the same guards: the
 /// workflow moves forward only, and an input for a step that is no longer active
-/// changes nothing.
+/// changes nothing. No step index is special: any step may be a silent one.
 public struct WorkflowMachine {
     public internal(set) var verification: Verification
-    public internal(set) var actions: [WorkflowAction] = []
+    /// Every effect decided since this machine was made, across inputs, in order: what
+    /// one transaction carries out.
+    public internal(set) var effects: [WorkflowEffect] = []
     let now: Date
 
     public init(_ verification: Verification, now: Date) {
@@ -15,112 +17,120 @@ public struct WorkflowMachine {
         self.now = now
     }
 
-    /// Applies one input. Inputs that arrive late or twice change nothing and return no actions.
+    /// Applies one input. Inputs that arrive late or twice change nothing and decide
+    /// nothing; only `.next` and `.cancel` are refused, and a refusal changes nothing.
     @discardableResult
-    public mutating func handle(_ input: WorkflowInput) throws(WorkflowRefusal) -> [WorkflowAction] {
-        let before = actions.count
+    public mutating func handle(_ input: WorkflowInput) throws(WorkflowRefusal) -> WorkflowDecision {
+        let before = effects.count
+        var check: CheckResult?
         switch input {
         case .start(let simSwapped): start(simSwapped: simSwapped)
         case .codeIssued(let step, let hash): issueCode(step: step, hash: hash)
         case .codeDelivery(let step, let delivered, let reason): deliver(step: step, delivered: delivered, reason: reason)
-        case .codeSubmitted(let matches): _ = check(matches: matches)
+        case .codeSubmitted(let matches): check = submit(matches: matches)
         case .timerFired(let step): timerFired(step: step)
         case .silentFailed(let step, let failure): silentFailed(step: step, failure: failure)
         case .next: try skip()
         case .cancel: try cancel()
+        case .eventRecorded: summarizeAgain()
         }
-        return Array(actions[before...])
+        return WorkflowDecision(effects: Array(effects[before...]), check: check)
     }
 
-    /// Keeps `verification:summary` the last event of a finished verification when an
-    /// event arrives after it (a webhook's delivery result for the final webhook): the
-    /// summary is recorded again after that event. Does nothing while pending.
+    /// `.eventRecorded`, for callers that only record an event: keeps
+    /// `verification:summary` the last event of a finished verification.
     public mutating func summarizeAgainIfFinished() {
-        guard verification.status != .pending else { return }
-        emit(Notes.summary(verification))
-    }
-
-    /// Applies a code check and says how it went, for the API's answer.
-    public mutating func check(matches: Bool) -> CheckResult {
-        guard verification.status == .pending, let index = verification.currentStep else {
-            return .notPending(verification.status)
-        }
-        let channel = verification.workflow[index].channel
-        if matches, verification.codeHash != nil, verification.codeStep == index {
-            emit(Notes.codeAccepted(channel))
-            complete(step: index)
-            return .completed
-        }
-        verification.failedAttempts += 1
-        let remaining = max(0, VerificationOptions.maxAttempts - verification.failedAttempts)
-        emit(Notes.codeRejected(channel, remaining: remaining))
-        guard remaining == 0 else { return .wrongCode(attemptsRemaining: remaining) }
-        end(step: index, status: .failed, reason: "too_many_attempts", label: "failed")
-        finish(.failed, reason: "too_many_attempts")
-        return .tooManyAttempts
+        // Never refused: only `.next` and `.cancel` can be.
+        _ = try? handle(.eventRecorded)
     }
 
     private mutating func start(simSwapped: Bool?) {
-        guard verification.status == .pending, verification.currentStep == nil,
-              verification.workflow.allSatisfy({ $0.status == .unused }) else { return }
-        emit(Notes.started(verification))
+        guard verification.state == .unstarted, verification.workflow.allSatisfy({ $0.status == .unused }) else { return }
+        let v = verification
+        emit(.started(workflow: v.workflow.map(\.channel), channelTimeout: v.channelTimeout,
+                      codeLength: v.codeLength, phoneNumber: v.phoneNumber))
         if let policy = verification.simSwap, let simSwapped {
             verification.risk.simSwapped = simSwapped
-            emit(Notes.simSwap(swapped: simSwapped, policy: policy))
+            emit(.simSwapChecked(swapped: simSwapped, policy: policy))
             if simSwapped && policy.action == .block {
-                finish(.failed, reason: "sim_swapped")
+                finish(.failed, reason: .simSwapped, channel: nil)
                 return
             }
         }
+        guard !verification.workflow.isEmpty else { return }
         activate(0)
     }
 
     private mutating func issueCode(step: Int, hash: [UInt8]) {
-        guard isActive(step) else { return }
-        verification.codeHash = hash
-        verification.codeStep = step
+        guard var active = activeStep(step) else { return }
+        active.codeHash = hash
+        verification.state = .pending(active)
+        let channel = verification.workflow[step].channel
+        if channel.sendsCode { effects.append(.sendMessage(step: step, channel: channel)) }
     }
 
     private mutating func deliver(step: Int, delivered: Bool, reason: String?) {
-        guard isActive(step) else { return }
+        guard activeStep(step) != nil else { return }
         let channel = verification.workflow[step].channel
         if delivered {
-            emit(Notes.codeSent(channel, length: verification.codeLength, to: verification.phoneNumber))
+            emit(.codeSent(channel, length: verification.codeLength, phoneNumber: verification.phoneNumber))
         } else {
-            fail(step: step, status: .failed, reason: reason ?? "provider_error", label: "failed")
+            fail(step: step, status: .failed, reason: EndReason(rawValue: reason ?? "provider_error"), label: .failed)
         }
+    }
+
+    private mutating func submit(matches: Bool) -> CheckResult {
+        guard let active = verification.state.activeStep else { return .notPending(verification.status) }
+        let channel = verification.workflow[active.index].channel
+        if matches, active.codeHash != nil {
+            emit(.codeAccepted(channel))
+            complete(step: active.index)
+            return .completed
+        }
+        verification.failedAttempts += 1
+        let remaining = max(0, VerificationOptions.maxAttempts - verification.failedAttempts)
+        emit(.codeRejected(channel, attemptsRemaining: remaining))
+        guard remaining == 0 else { return .wrongCode(attemptsRemaining: remaining) }
+        end(step: active.index, status: .failed, reason: .tooManyAttempts, label: .failed)
+        finish(.failed, reason: .tooManyAttempts, channel: channel)
+        return .tooManyAttempts
     }
 
     private mutating func timerFired(step: Int) {
-        guard isActive(step), let deadline = verification.deadline, deadline <= now else { return }
-        emit(Notes.timerFired(verification.workflow[step].channel, seconds: verification.channelTimeout))
-        fail(step: step, status: .expired, reason: "timeout", label: "timed_out")
+        guard let active = activeStep(step), active.deadline <= now else { return }
+        emit(.timerFired(verification.workflow[step].channel, seconds: verification.channelTimeout))
+        fail(step: step, status: .expired, reason: .timeout, label: .timedOut)
     }
 
     private mutating func silentFailed(step: Int, failure: SilentFailure) {
-        guard isActive(step), verification.workflow[step].channel == .silentAuth else { return }
-        let label = failure == .rejected ? "rejected" : failure == .noCoverage ? "skipped" : "failed"
-        fail(step: step, status: failure.stepStatus, reason: failure.rawValue, label: label)
+        guard activeStep(step) != nil, verification.workflow[step].channel == .silentAuth else { return }
+        fail(step: step, status: failure.stepStatus, reason: failure.endReason, label: failure.stepEndLabel)
     }
 
     private mutating func skip() throws(WorkflowRefusal) {
-        guard verification.status == .pending, let index = verification.currentStep else {
-            throw .notPending(verification.status)
-        }
-        guard index + 1 < verification.workflow.count else { throw .noNextChannel }
-        fail(step: index, status: .failed, reason: "skipped", label: "skipped")
+        guard let active = verification.state.activeStep else { throw .notPending(verification.status) }
+        guard active.index + 1 < verification.workflow.count else { throw .noNextChannel }
+        fail(step: active.index, status: .failed, reason: .skipped, label: .skipped)
     }
 
     private mutating func cancel() throws(WorkflowRefusal) {
         guard verification.status == .pending else { throw .notPending(verification.status) }
-        if let index = verification.currentStep {
-            end(step: index, status: .failed, reason: "cancelled", label: "cancelled")
+        var channel: Channel?
+        if let active = verification.state.activeStep {
+            end(step: active.index, status: .failed, reason: .cancelled, label: .cancelled)
+            channel = verification.workflow[active.index].channel
         }
-        finish(.cancelled, reason: "cancelled")
+        finish(.cancelled, reason: .cancelled, channel: channel)
     }
 
-    private func isActive(_ step: Int) -> Bool {
-        verification.status == .pending && verification.currentStep == step
-            && verification.workflow.indices.contains(step) && verification.workflow[step].status == .active
+    private mutating func summarizeAgain() {
+        guard verification.status != .pending else { return }
+        emit(.summary(verification.status, workflow: verification.workflow))
+    }
+
+    /// The active step, when it is `step`.
+    private func activeStep(_ step: Int) -> ActiveStep? {
+        guard let active = verification.state.activeStep, active.index == step else { return nil }
+        return active
     }
 }

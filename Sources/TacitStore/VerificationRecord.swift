@@ -6,6 +6,10 @@ import TacitCore
 public struct VerificationRecord: Sendable {
     /// The decoded verification, with the indexed columns still to fill in.
     var template: Verification
+    /// The state's part kept in the record; status and deadline are columns.
+    var currentStep: Int?
+    var codeHash: [UInt8]?
+    var codeStep: Int?
 
     /// Rebuilds the verification from this record and the indexed columns.
     public func verification(id: String, phoneNumber: String, status: VerificationStatus,
@@ -13,8 +17,7 @@ public struct VerificationRecord: Sendable {
         var v = template
         v.id = id
         v.phoneNumber = phoneNumber
-        v.status = status
-        v.deadline = deadline
+        v.state = VerificationState(status: status, currentStep: currentStep, deadline: deadline, codeHash: codeHash, codeStep: codeStep)
         v.createdAt = createdAt
         v.lastSeq = lastSeq
         return v
@@ -73,19 +76,19 @@ public struct VerificationRecord: Sendable {
         for _ in 0..<count {
             workflow.append(WorkflowStep(channel: try parse(&r, Channel.self), status: try parse(&r, StepStatus.self),
                                          startedAt: try r.optional(date), endedAt: try r.optional(date),
-                                         reason: try r.optional { try $0.string() }))
+                                         endReason: try r.optional { EndReason(rawValue: try $0.string()) }))
         }
         let options = VerificationOptions(workflow: workflow.map(\.channel), codeLength: codeLength, channelTimeout: channelTimeout,
                                           brand: brand, locale: locale, clientRef: clientRef, simSwap: simSwap)
         var v = Verification(id: "", phoneNumber: "", options: options, clientTokenHash: [], createdAt: Date(timeIntervalSince1970: 0))
         v.workflow = workflow
-        v.currentStep = try r.optional { try $0.int() }
-        v.codeHash = try r.optional { try $0.data() }
-        v.codeStep = try r.optional { try $0.int() }
+        let currentStep = try r.optional { try $0.int() }
+        let codeHash = try r.optional { try $0.data() }
+        let codeStep = try r.optional { try $0.int() }
         v.failedAttempts = try r.int()
         v.risk = Risk(simSwapped: try r.optional { try $0.bool() })
         v.clientTokenHash = try r.data()
         v.endedAt = try r.optional(date)
-        return VerificationRecord(template: v)
+        return VerificationRecord(template: v, currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
     }
 }

@@ -16,18 +16,22 @@ struct MachineFixture {
 
     /// Applies an input at the current time and keeps the new state.
     @discardableResult
-    mutating func apply(_ input: WorkflowInput) throws(WorkflowRefusal) -> [WorkflowAction] {
-        var machine = WorkflowMachine(verification, now: now)
-        let actions = try machine.handle(input)
-        verification = machine.verification
-        return actions
+    mutating func apply(_ input: WorkflowInput) throws(WorkflowRefusal) -> [WorkflowEffect] {
+        try decide(input).effects
     }
 
-    mutating func check(_ matches: Bool) -> CheckResult {
+    /// Applies an input at the current time, keeps the new state and returns the whole decision.
+    mutating func decide(_ input: WorkflowInput) throws(WorkflowRefusal) -> WorkflowDecision {
         var machine = WorkflowMachine(verification, now: now)
-        let result = machine.check(matches: matches)
+        let decision = try machine.handle(input)
         verification = machine.verification
-        return result
+        return decision
+    }
+
+    /// Submits a code through `handle`, as the runner does.
+    mutating func check(_ matches: Bool) -> CheckResult {
+        // `.codeSubmitted` is never refused: a check's answer is in the decision.
+        (try? decide(.codeSubmitted(matches: matches)))?.check ?? .notPending(.pending)
     }
 
     mutating func advance(_ seconds: TimeInterval) { now = now.addingTimeInterval(seconds) }
@@ -35,8 +39,17 @@ struct MachineFixture {
     var statuses: [StepStatus] { verification.workflow.map(\.status) }
 }
 
-extension [WorkflowAction] {
-    var labels: [String] { compactMap { if case .emit(let draft) = $0 { return draft.label } else { return nil } } }
-    var webhooks: [WebhookEvent] { compactMap { if case .notifyWebhook(let event) = $0 { return event } else { return nil } } }
-    var started: [Channel] { compactMap { if case .startChannel(_, let channel) = $0 { return channel } else { return nil } } }
+extension [WorkflowEffect] {
+    var labels: [String] { compactMap { $0.event?.label } }
+    var webhooks: [WebhookEvent] { compactMap { if case .notifyWebhook(let event, _) = $0 { return event } else { return nil } } }
+    /// The channels the runner is asked to start: a code to issue, or a silent check to begin.
+    var started: [Channel] {
+        compactMap { effect in
+            switch effect {
+            case .issueCode(_, let channel): channel
+            case .beginSilentCheck: .silentAuth
+            default: nil
+            }
+        }
+    }
 }

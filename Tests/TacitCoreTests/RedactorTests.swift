@@ -63,8 +63,8 @@ struct RedactorTests {
         try machine.handle(.start(simSwapped: nil))
         verification = machine.verification
         var later = WorkflowMachine(verification, now: Date(timeIntervalSince1970: 60))
-        let labels = try later.handle(.timerFired(step: 0)).compactMap { action -> String? in
-            if case .emit(let draft) = action { return draft.label }
+        let labels = try later.handle(.timerFired(step: 0)).effects.compactMap { effect -> String? in
+            if case .emit(let event) = effect { return event.label }
             return nil
         }
         #expect(labels.prefix(2) == ["timer:fired", "sms:timed_out"])

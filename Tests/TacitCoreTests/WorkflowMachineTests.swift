@@ -32,14 +32,14 @@ struct WorkflowMachineTests {
         try f.apply(.start(simSwapped: nil))
         try f.apply(.codeIssued(step: 0, hash: [9]))
         var machine = WorkflowMachine(f.verification, now: f.now)
-        #expect(machine.check(matches: true) == .completed)
+        #expect(try machine.handle(.codeSubmitted(matches: true)).check == .completed)
         f.verification = machine.verification
         #expect(f.verification.status == .completed)
         #expect(f.statuses == [.completed, .unused])
         #expect(f.verification.codeHash == nil, "a code is single-use")
-        #expect(machine.actions.labels.last == "verification:summary")
-        #expect(machine.actions.webhooks == [.completed])
-        #expect(machine.actions.contains(.cancelTimer))
+        #expect(machine.effects.labels.last == "verification:summary")
+        #expect(machine.effects.webhooks == [.completed])
+        #expect(machine.effects.contains(.cancelTimer))
     }
 
     @Test("the summary is recorded again only once the verification has finished, and changes nothing else")
@@ -48,11 +48,11 @@ struct WorkflowMachineTests {
         try f.apply(.start(simSwapped: nil))
         var pending = WorkflowMachine(f.verification, now: f.now)
         pending.summarizeAgainIfFinished()
-        #expect(pending.actions.isEmpty)
+        #expect(pending.effects.isEmpty)
         try f.apply(.cancel)
         var finished = WorkflowMachine(f.verification, now: f.now)
         finished.summarizeAgainIfFinished()
-        #expect(finished.actions.labels == ["verification:summary"])
+        #expect(finished.effects.labels == ["verification:summary"])
         #expect(finished.verification == f.verification)
     }
 

@@ -17,7 +17,7 @@ struct HousekeeperTests {
         for (id, key, age) in [("a", "old", 900.0), ("b", "young", 0.0)] {
             var verification = Verification(id: id, phoneNumber: "+9901234567" + String(id == "a" ? 1 : 2),
                                             options: VerificationOptions(), clientTokenHash: [], createdAt: start)
-            verification.status = .cancelled
+            verification.state = .finished(.cancelled)
             let record = IdempotencyRecord(key: key, requestHash: [1], status: 0, sealedBody: [],
                                            createdAt: start.addingTimeInterval(-age))
             _ = try await store.insert(verification, events: [], at: start, idempotency: record)

@@ -84,7 +84,7 @@ struct WebhookUnitTests {
 
         await #expect(throws: (any Error).self) {
             _ = try await store.update(id: "vf_atomic", at: now) { verification in
-                verification.status = .cancelled
+                verification.state = .finished(.cancelled)
                 // The second row reuses an id, so its insert fails after the change and the first row were written.
                 var again = row
                 again.id = "msg_two"

@@ -36,9 +36,8 @@ struct StoreContractTests {
 
     static func verification(_ id: String, _ number: String = "+99012345670") -> Verification {
         var v = Verification(id: id, phoneNumber: number, options: VerificationOptions(workflow: [.sms]), clientTokenHash: [7, 7], createdAt: now)
-        v.currentStep = 0
         v.workflow[0].status = .active
-        v.deadline = now.addingTimeInterval(60)
+        v.state = .pending(ActiveStep(index: 0, deadline: now.addingTimeInterval(60)))
         return v
     }
 
@@ -66,7 +65,7 @@ struct StoreContractTests {
             _ = try await store.insert(Self.verification("b"), events: [], at: Self.now, idempotency: nil)
         }
         _ = try await store.update(id: "a", at: Self.now) { v in
-            v.status = .cancelled
+            v.state = .finished(.cancelled)
             return StoreChange(())
         }
         _ = try await store.insert(Self.verification("b"), events: [], at: Self.now, idempotency: nil)
@@ -118,7 +117,7 @@ struct StoreContractTests {
     func deadlines(kind: Kind) async throws {
         let (store, _) = try await Self.make(kind)
         var late = Self.verification("late", "+99012345671")
-        late.deadline = Self.now.addingTimeInterval(500)
+        late.state = .pending(ActiveStep(index: 0, deadline: Self.now.addingTimeInterval(500)))
         _ = try await store.insert(late, events: [], at: Self.now, idempotency: nil)
         _ = try await store.insert(Self.verification("soon", "+99012345672"), events: [], at: Self.now, idempotency: nil)
         #expect(try await store.deadlines(limit: 10).map(\.id) == ["soon", "late"])
@@ -130,7 +129,7 @@ struct StoreContractTests {
         _ = try await store.insert(Self.verification("a", "+99012345671"), events: [], at: Self.now, idempotency: nil)
         _ = try await store.insert(Self.verification("b", "+99012345672"), events: [], at: Self.now, idempotency: nil)
         _ = try await store.update(id: "a", at: Self.now) { v in
-            v.deadline = Self.now.addingTimeInterval(900)
+            v.state = .pending(ActiveStep(index: 0, deadline: Self.now.addingTimeInterval(900)))
             return StoreChange(())
         }
         _ = try await store.update(id: "b", at: Self.now) { v in
@@ -172,7 +171,7 @@ struct StoreContractTests {
             for index in 0..<1_010 {
                 group.addTask {
                     var v = Self.verification("v\(index)", "+9901234\(String(format: "%05d", index))")
-                    v.status = .cancelled
+                    v.state = .finished(.cancelled)
                     let age: TimeInterval = index < 1_005 ? 100 : 0
                     let record = IdempotencyRecord(key: "k\(index)", requestHash: [1], status: 0, sealedBody: [],
                                                    createdAt: Self.now.addingTimeInterval(-age))

@@ -2,7 +2,9 @@
 // A waterfall of stage durations: one bar per workflow step, placed on a shared
 // time axis. Built from the events as they arrive, or from an export's `stages`.
 (function (T) {
-  const TERMINAL = ["completed", "failed", "rejected", "timed_out", "expired", "skipped", "cancelled"];
+  // A step's bar ends at its completion or at any of the server's step-end labels
+  // ("expired" too, as workflow.js reads it).
+  const TERMINAL = ["completed", "expired", ...T.STEP_END_LABELS];
 
   /** Stage spans (ms since epoch) from events, in workflow order. */
   T.deriveStages = function (events, model) {

@@ -9,6 +9,15 @@
   };
   const FINAL = ["completed", "failed", "expired", "cancelled"];
 
+  // The server's wire names for how a step ends: copies of TacitCore's StepEndLabel
+  // and EndReason tables, which the server's tests compare with these lists.
+  T.STEP_END_LABELS = ["timed_out", "failed", "rejected", "skipped", "cancelled"];
+  T.END_REASONS = [
+    "timeout", "rejected", "carrier_error", "no_coverage", "device_not_cellular", "check_url_replayed",
+    "check_url_expired", "integrity_error", "unavailable", "skipped", "cancelled", "too_many_attempts",
+    "sim_swapped", "provider_error", "no_provider", "rate_limited", "destination_denied",
+  ];
+
   /** Labels whose event may change a step or the verification: re-read the state after them. */
   T.isStepChange = (event) => {
     const suffix = T.labelSuffix(event.label);

@@ -2,36 +2,39 @@ import Foundation
 import TacitCore
 
 extension WorkflowRunner {
-    /// What carrying out actions left: the latest state of the verification (so callers
+    /// What carrying out effects left: the latest state of the verification (so callers
     /// need not read it again) and a check URL when a silent step was issued one.
     struct Performed: Sendable {
         var verification: Verification
         var checkURL: String?
     }
 
-    /// Carries out actions after their transaction committed.
-    func perform(_ actions: [WorkflowAction], for verification: Verification, codes: [Int: String]) async -> Performed {
+    /// Carries out effects after their transaction committed. Codes were issued and
+    /// events recorded inside it; what is left reaches timers, senders and providers.
+    func perform(_ effects: [WorkflowEffect], for verification: Verification, codes: [Int: String]) async -> Performed {
         var performed = Performed(verification: verification)
-        for action in actions {
-            switch action {
+        for effect in effects {
+            var outcome: Outcome<Void>?
+            switch effect {
             case .scheduleTimer(let at): timers.schedule(verification.id, at: at)
             case .cancelTimer: timers.cancel(verification.id)
-            case .startChannel(_, .silentAuth):
-                // Silent auth can only be the first step, and `create` starts it before the insert.
-                break
-            case .startChannel(let step, let channel):
-                if let outcome = await sendCode(verification, step: step, channel: channel, code: codes[step]) {
-                    performed.verification = outcome.verification
-                    performed.checkURL = performed.checkURL ?? outcome.checkURL
-                }
-            case .notifyWebhook(let event): metrics.webhook(event)
-            case .emit: break
+            case .sendMessage(let step, let channel):
+                outcome = await sendCode(verification, step: step, channel: channel, code: codes[step])
+            case .beginSilentCheck(let step, let expiresAt):
+                outcome = await beginSilentCheck(verification, step: step, expiresAt: expiresAt)
+            case .notifyWebhook(let event, _): metrics.webhook(event)
+            case .issueCode, .emit: break
+            }
+            if let outcome {
+                performed.verification = outcome.verification
+                performed.checkURL = performed.checkURL ?? outcome.checkURL
             }
         }
         return performed
     }
 
-    /// Hands the message with the code issued in the committed transaction to the sender.
+    /// Hands the message with the code issued in the committed transaction to the sender,
+    /// then applies its answer in a second transition.
     private func sendCode(_ verification: Verification, step: Int, channel: Channel, code: String?) async -> Outcome<Void>? {
         guard let code else { return nil }
         let message = OutboundMessage(channel: channel, to: verification.phoneNumber,

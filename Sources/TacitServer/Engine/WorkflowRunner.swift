@@ -6,7 +6,7 @@ import TacitStore
 /// Carries out what the workflow machine decides. Every driver (API call, timer,
 /// operator callback, device) reaches a verification through `transition`, so each
 /// change, its events and its webhook outbox rows commit in one store transaction,
-/// then the actions run.
+/// then the effects are carried out.
 public final class WorkflowRunner: Sendable {
     let store: any VerificationStore
     let clock: any TacitClock
@@ -45,7 +45,7 @@ public final class WorkflowRunner: Sendable {
     struct Outcome<T: Sendable>: Sendable {
         var result: T
         var verification: Verification
-        /// A check URL issued while carrying out the actions (silent auth only).
+        /// A check URL issued while carrying out the effects (silent auth only).
         var checkURL: String?
     }
 
@@ -57,42 +57,23 @@ public final class WorkflowRunner: Sendable {
         }
         let now = clock.now()
         var machine = WorkflowMachine(draft, now: now)
+        var transcript = Transcript(events)
         _ = try? machine.handle(.start(simSwapped: swapped))
-        var drafts = events + machine.actions.compactMap(\.emitted)
-        let checkURL = await beginSilentFirst(&machine, drafts: &drafts)
+        let checkURL = await beginSilentChecks(&machine, transcript: &transcript)
         let codes = issueCodes(&machine)
-        let outbox = webhooks.outbox(for: machine.actions, verification: machine.verification, at: now)
-        let written = try await store.insert(machine.verification, events: drafts, outbox: outbox, at: now, idempotency: idempotency)
+        transcript.catchUp(machine)
+        let outbox = webhooks.outbox(for: machine.effects, verification: machine.verification, at: now)
+        let written = try await store.insert(machine.verification, events: transcript.drafts, outbox: outbox, at: now, idempotency: idempotency)
         hub.publish(written)
         if !outbox.isEmpty { outboxWritten() }
         metrics.started()
-        // `perform` leaves silent starts alone: the one this workflow had is carried out above.
-        let performed = await perform(machine.actions, for: machine.verification, codes: codes)
+        // The silent checks were begun above, before the insert.
+        let after = machine.effects.filter { !$0.isSilentBegin }
+        let performed = await perform(after, for: machine.verification, codes: codes)
         return Outcome(result: (), verification: performed.verification, checkURL: performed.checkURL ?? checkURL)
     }
 
-    /// A workflow that starts silently asks the provider before the verification is
-    /// written, so its answer (a check URL, or a failure that moves on to the next
-    /// step) commits with the verification in one transaction. Returns the check URL
-    /// when one was issued.
-    private func beginSilentFirst(_ machine: inout WorkflowMachine, drafts: inout [EventDraft]) async -> String? {
-        guard machine.actions.contains(.startChannel(step: 0, channel: .silentAuth)) else { return nil }
-        let v = machine.verification
-        let request = SilentCheckRequest(verificationId: v.id, step: 0, phoneNumber: v.phoneNumber, expiresAt: v.deadline ?? clock.now())
-        switch await silent.begin(request) {
-        case .issued(let url, let events):
-            drafts += events
-            return url
-        case .failed(let failure, let events):
-            drafts += events
-            let before = machine.actions.count
-            _ = try? machine.handle(.silentFailed(step: 0, failure: failure))
-            drafts += machine.actions[before...].compactMap(\.emitted)
-            return nil
-        }
-    }
-
-    /// Applies `body` to the verification's machine in one transaction, then carries out the actions.
+    /// Applies `body` to the verification's machine in one transaction, then carries out the effects.
     /// nil when the id is unknown.
     @discardableResult
     func transition<T: Sendable>(
@@ -114,14 +95,16 @@ public final class WorkflowRunner: Sendable {
             let (result, extra) = try body(&machine)
             let codes = issueCodes(&machine)
             verification = machine.verification
-            let outbox = webhooks.outbox(for: machine.actions, verification: machine.verification, at: now)
-            return StoreChange(Applied(result: result, actions: machine.actions, codes: codes, wroteOutbox: !outbox.isEmpty),
-                               events: extra + machine.actions.compactMap(\.emitted), outbox: outbox)
+            var transcript = Transcript(extra)
+            transcript.catchUp(machine)
+            let outbox = webhooks.outbox(for: machine.effects, verification: machine.verification, at: now)
+            return StoreChange(Applied(result: result, effects: machine.effects, codes: codes, wroteOutbox: !outbox.isEmpty),
+                               events: transcript.drafts, outbox: outbox)
         }
         guard let update else { return nil }
         hub.publish(update.events)
         if update.result.wroteOutbox { outboxWritten() }
-        let performed = await perform(update.result.actions, for: update.verification, codes: update.result.codes)
+        let performed = await perform(update.result.effects, for: update.verification, codes: update.result.codes)
         return Outcome(result: update.result.result, verification: performed.verification, checkURL: performed.checkURL)
     }
 
@@ -141,10 +124,11 @@ public final class WorkflowRunner: Sendable {
                 guard v.status == .pending else { throw WorkflowRefusal.notPending(v.status) }
                 let events = try prepare(v)
                 var matches = false
-                if let stored = v.codeHash, let step = v.codeStep {
-                    matches = ConstantTime.equals(secrets.codeHash(code, verificationId: v.id, step: step), stored)
+                if let active = v.state.activeStep, let stored = active.codeHash {
+                    matches = ConstantTime.equals(secrets.codeHash(code, verificationId: v.id, step: active.index), stored)
                 }
-                return (machine.check(matches: matches), events)
+                let decision = try machine.handle(.codeSubmitted(matches: matches))
+                return (decision.check ?? .notPending(v.status), events)
             }?.result
         } catch WorkflowRefusal.notPending(let status) {
             return .notPending(status)
@@ -171,29 +155,22 @@ public final class WorkflowRunner: Sendable {
 
     private struct Applied<T: Sendable>: Sendable {
         var result: T
-        var actions: [WorkflowAction]
+        var effects: [WorkflowEffect]
         var codes: [Int: String]
         var wroteOutbox: Bool
     }
 
-    /// Makes a code for every code step the machine just started and keeps its keyed
-    /// hash in the same transaction, so a code exists in the store before it is sent.
-    /// Returns the codes in clear by step, for the sender only.
+    /// Makes a code for every code step the machine started and keeps its keyed hash
+    /// in the same transaction, so a code exists in the store before it is sent.
+    /// Returns the codes in clear by step, for the sender only (`.sendMessage`).
     func issueCodes(_ machine: inout WorkflowMachine) -> [Int: String] {
         var issued: [Int: String] = [:]
-        for case .startChannel(let step, let channel) in machine.actions where channel.sendsCode {
+        for case .issueCode(let step, _) in machine.effects {
             let code = codes.generate(machine.verification.codeLength)
             let hash = secrets.codeHash(code, verificationId: machine.verification.id, step: step)
             _ = try? machine.handle(.codeIssued(step: step, hash: hash))
-            if machine.verification.codeStep == step { issued[step] = code }
+            issued[step] = code
         }
         return issued
-    }
-}
-
-extension WorkflowAction {
-    var emitted: EventDraft? {
-        if case .emit(let draft) = self { return draft }
-        return nil
     }
 }

@@ -1,10 +1,65 @@
 import Foundation
 import TacitCore
 
+extension WorkflowRunner {
+    /// Begins, before the create's insert, every silent check its machine asked for, so
+    /// each answer (a check URL, or a failure that moves on to the next step) commits
+    /// with the verification in one transaction. That is a property of the create, not
+    /// of a step: whichever step is silent. Returns the check URL when one was issued.
+    func beginSilentChecks(_ machine: inout WorkflowMachine, transcript: inout Transcript) async -> String? {
+        var checkURL: String?
+        var looked = 0
+        while let found = machine.effects[looked...].firstIndex(where: \.isSilentBegin) {
+            looked = found + 1
+            guard case .beginSilentCheck(let step, let expiresAt) = machine.effects[found] else { continue }
+            let v = machine.verification
+            let request = SilentCheckRequest(verificationId: v.id, step: step, phoneNumber: v.phoneNumber, expiresAt: expiresAt)
+            switch await silent.begin(request) {
+            case .issued(let url, let events):
+                transcript.record(events, after: machine)
+                checkURL = url
+            case .failed(let failure, let events):
+                transcript.record(events, after: machine)
+                _ = try? machine.handle(.silentFailed(step: step, failure: failure))
+            }
+        }
+        return checkURL
+    }
+
+    /// Begins a silent check for a step reached after the verification was stored (a
+    /// failover onto a silent step), once that transition committed. Its answer is
+    /// applied by a second transition, as a code's delivery result is; an answer for a
+    /// step no longer active records nothing.
+    func beginSilentCheck(_ verification: Verification, step: Int, expiresAt: Date) async -> Outcome<Void>? {
+        let request = SilentCheckRequest(verificationId: verification.id, step: step,
+                                         phoneNumber: verification.phoneNumber, expiresAt: expiresAt)
+        let answer = await silent.begin(request)
+        let outcome = try? await recordingTransition(verification.id) { machine -> (Bool, [EventDraft]) in
+            guard machine.verification.isSilentStepActive(step) else { return (false, []) }
+            switch answer {
+            case .issued(_, let events): return (true, events)
+            case .failed(let failure, let events):
+                try machine.handle(.silentFailed(step: step, failure: failure))
+                return (false, events)
+            }
+        }
+        guard let outcome else { return nil }
+        var checkURL: String?
+        if outcome.result, case .issued(let url, _) = answer { checkURL = url }
+        return Outcome(result: (), verification: outcome.verification, checkURL: outcome.checkURL ?? checkURL)
+    }
+}
+
+extension WorkflowEffect {
+    var isSilentBegin: Bool {
+        if case .beginSilentCheck = self { return true }
+        return false
+    }
+}
+
 extension Verification {
     /// True while `step` is the active silent-auth step of a pending verification.
     func isSilentStepActive(_ step: Int) -> Bool {
-        status == .pending && currentStep == step && workflow.indices.contains(step)
-            && workflow[step].channel == .silentAuth && workflow[step].status == .active
+        state.activeStep?.index == step && workflow.indices.contains(step) && workflow[step].channel == .silentAuth
     }
 }

@@ -3,7 +3,7 @@ import TacitCore
 import TacitCrypto
 import TacitStore
 
-/// Turns the machine's `.notifyWebhook` actions into outbox rows, inside the store
+/// Turns the machine's `.notifyWebhook` effects into outbox rows, inside the store
 /// transaction that commits the change they report.
 struct WebhookPlanner: Sendable {
     let endpoints: [WebhookEndpoint]
@@ -21,22 +21,16 @@ struct WebhookPlanner: Sendable {
         return "msg_" + String(SecureRandom.bytes(16).flatMap { [letters[Int($0 >> 4)], letters[Int($0 & 0x0F)]] })
     }
 
-    /// One row per event per endpoint that takes it. The channel of an event is that of
-    /// the step the machine spoke of just before it (the step that started, failed or ended).
-    func outbox(for actions: [WorkflowAction], verification: Verification, at now: Date) -> [OutboxMessage] {
+    /// One row per event per endpoint that takes it, with the channel the machine
+    /// named for the event (the step that started, failed or ended).
+    func outbox(for effects: [WorkflowEffect], verification: Verification, at now: Date) -> [OutboxMessage] {
         guard !endpoints.isEmpty else { return [] }
         var rows: [OutboxMessage] = []
-        var channel: Channel?
-        for action in actions {
-            switch action {
-            case .emit(let draft): channel = draft.channel ?? channel
-            case .notifyWebhook(let event):
-                let payload = WebhookPayload(event: event, verification: verification, channel: channel, at: now).encoded()
-                for endpoint in endpoints where endpoint.accepts(event) {
-                    rows.append(OutboxMessage(id: makeID(), endpoint: endpoint.id, verificationId: verification.id,
-                                              type: event.rawValue, payload: payload, createdAt: now))
-                }
-            default: continue
+        for case .notifyWebhook(let event, let channel) in effects {
+            let payload = WebhookPayload(event: event, verification: verification, channel: channel, at: now).encoded()
+            for endpoint in endpoints where endpoint.accepts(event) {
+                rows.append(OutboxMessage(id: makeID(), endpoint: endpoint.id, verificationId: verification.id,
+                                          type: event.rawValue, payload: payload, createdAt: now))
             }
         }
         return rows

@@ -1,0 +1,28 @@
+import TacitCore
+
+extension WorkflowRunner {
+    /// The events one transaction records, in the order they happened: drafts from
+    /// outside the machine (a request, a provider's hops) and the machine's own typed
+    /// events, worded by `Notes` as they are decided.
+    struct Transcript {
+        private(set) var drafts: [EventDraft]
+        /// How many of the machine's effects have been looked at for events.
+        private var worded = 0
+
+        init(_ drafts: [EventDraft] = []) {
+            self.drafts = drafts
+        }
+
+        /// Words the events the machine decided since the last call.
+        mutating func catchUp(_ machine: WorkflowMachine) {
+            drafts += machine.effects[worded...].compactMap(\.event).map(Notes.draft)
+            worded = machine.effects.count
+        }
+
+        /// Records drafts from outside the machine after everything it decided so far.
+        mutating func record(_ extra: [EventDraft], after machine: WorkflowMachine) {
+            catchUp(machine)
+            drafts += extra
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+@testable import TacitCore
+
+extension WorkflowMachineTableTests {
+    /// The rules, case by case, for a pending step.
+    static func expected(_ state: PendingState, _ probe: Probe, before f: MachineFixture) -> Expected {
+        let step = state.step, channel = state.channel
+        var e = Expected.unchanged(f)
+        switch probe {
+        case .start, .codeIssuedForAnotherStep, .timerEarly, .timerForAnotherStep, .silentRejectedForAnotherStep, .eventRecorded:
+            break
+        case .codeIssued:
+            break // only the code slot changes; checked by its own tests
+        case .delivered:
+            e.labels = ["\(channel.rawValue):code_sent"]
+        case .deliveryRefused:
+            e = failOver(f, state, label: "failed", status: .failed, finished: .failed)
+        case .rightCode where state.hasCode:
+            e.labels = ["\(channel.rawValue):code_checked", "\(channel.rawValue):completed", "verification:completed", "verification:summary"]
+            e.statuses[step] = .completed
+            e.status = .completed
+            e.currentStep = nil
+            e.check = .completed
+        case .rightCode, .wrongCode:
+            e.labels = ["\(channel.rawValue):code_checked"]
+            e.check = .wrongCode(attemptsRemaining: 4)
+            e.failedAttempts = 1
+        case .timerDue:
+            e = failOver(f, state, label: "timed_out", status: .expired, finished: .expired)
+            e.labels.insert("timer:fired", at: 0)
+        case .silentRejected:
+            if channel == .silentAuth { e = failOver(f, state, label: "rejected", status: .rejected, finished: .failed) }
+        case .next:
+            if state.isLast { e.refusal = .noNextChannel } else { e = failOver(f, state, label: "skipped", status: .failed, finished: .failed) }
+        case .cancel:
+            e.labels = ["\(channel.rawValue):cancelled", "verification:cancelled", "verification:summary"]
+            e.statuses[step] = .failed
+            e.status = .cancelled
+            e.currentStep = nil
+        }
+        return e
+    }
+
+    /// The active step ends with `label`; the next one starts, or the verification ends.
+    private static func failOver(_ f: MachineFixture, _ state: PendingState, label: String, status: StepStatus,
+                                 finished: VerificationStatus) -> Expected {
+        var e = Expected.unchanged(f)
+        e.statuses[state.step] = status
+        e.labels = ["\(state.channel.rawValue):\(label)"]
+        if state.isLast {
+            e.labels += ["verification:\(finished.rawValue)", "verification:summary"]
+            e.status = finished
+            e.currentStep = nil
+        } else {
+            let next = f.verification.workflow[state.step + 1].channel
+            e.labels.append("\(next.rawValue):started")
+            e.statuses[state.step + 1] = .active
+            e.currentStep = state.step + 1
+        }
+        return e
+    }
+}

@@ -5,28 +5,9 @@ import TacitCrypto
 import TacitHTTP
 import TacitStore
 
-/// The composition root: builds the store, engine, operator and routes from a
+/// The composition root: builds the store, engine and routes (with the providers' own) from a
 /// configuration, and runs them until shut down. No globals; tests build their own.
 public final class TacitApplication: Sendable {
-    /// What a test or an embedding program may replace.
-    public struct Dependencies: Sendable {
-        public var clock: any TacitClock = SystemClock()
-        public var codes: CodeGenerator = .secure
-        /// Verification ids: `vf_`, then 48 bits of milliseconds and 80 random bits in URL-safe base64.
-        public var ids = IDGenerator.timeOrdered(prefix: "vf_")
-        /// The production sender for numbers outside the virtual range.
-        public var sender: any MessageSender = NoProviderSender()
-        public var silentAuth: (any SilentAuthProvider)?
-        public var simSwap: (any SimSwapChecker)?
-        /// Where security warnings go (refused starts and sends, conversion drops).
-        public var securityLog: SecurityLog = .standardError
-        /// How webhooks reach their endpoints.
-        public var webhookTransport: any WebhookTransport = URLSessionWebhookTransport()
-        /// Jitter for webhook retries: a value in 0..<1 (fixed in tests).
-        public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
-        public init() {}
-    }
-
     public let configuration: ServerConfiguration
     let store: any VerificationStore
     let dependencies: Dependencies
@@ -44,7 +25,6 @@ public final class TacitApplication: Sendable {
         var webhooks: WebhookDispatcher
         var webhookTask: Task<Void, Never>
         var sweeper: Task<Void, Never>
-        var inbox: HandsetInbox?
     }
 
     public init(configuration: ServerConfiguration, store: any VerificationStore, dependencies: Dependencies = Dependencies()) {
@@ -65,7 +45,7 @@ public final class TacitApplication: Sendable {
         let server = HTTPServer(configuration: httpConfiguration()) { request in await gate.handle(request) { await routes.handle($0) } }
         try server.start()
         engine.silentKeys.baseURL = configuration.baseURL(port: server.port)
-        engine.network?.baseURL = configuration.baseURL(port: server.port)
+        for mount in dependencies.mounts { mount.listening(at: configuration.baseURL(port: server.port)) }
         // Pending timers are re-armed from the store after the server is up, so readiness
         // doesn't wait on them: overdue ones fire as soon as they are loaded. The scheduler
         // the webhook worker and the housekeeper are the long-running tasks the application
@@ -83,7 +63,7 @@ public final class TacitApplication: Sendable {
         let sweeper = Task { await housekeeper.run() }
         state.withLock {
             $0 = Running(server: server, scheduler: scheduler, rearmed: rearmed, runner: runner,
-                         webhooks: webhooks, webhookTask: webhookTask, sweeper: sweeper, inbox: engine.inbox)
+                         webhooks: webhooks, webhookTask: webhookTask, sweeper: sweeper)
         }
         isReady.store(true, ordering: .relaxed)
     }

@@ -1,4 +1,6 @@
 import Foundation
+import TacitCore
+import TacitProvidersDev
 import TacitServer
 import TacitStoreSQLite
 
@@ -45,11 +47,13 @@ enum ServeCommand {
         }
         do {
             let store = try SQLiteVerificationStore(path: configuration.databasePath)
-            let application = TacitApplication(configuration: configuration, store: store)
+            var dependencies = TacitApplication.Dependencies()
+            DevProviders.wire(into: &dependencies, configuration: configuration)
+            let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
             try await application.start()
             print("Tacit is listening on \(application.baseURL)")
             print("Console: \(application.baseURL)/")
-            if configuration.dev { print("Dev mode: virtual operator on for +990 numbers; handset inbox at /v1/dev/handsets/{number}/inbox") }
+            if configuration.dev { print("Dev mode: virtual operator on for \(VirtualRange.prefix) numbers; handset inbox at /v1/dev/handsets/{number}/inbox") }
             CLI.flush()
             await Signals.wait(for: [SIGINT, SIGTERM])
             print("Shutting down…")

@@ -7,6 +7,7 @@ import TacitCrypto
 import TacitServer
 import TacitStoreSQLite
 import TacitTesting
+import TacitProvidersDev
 
 /// A real Tacit server on an ephemeral loopback port, with a temp SQLite file and a
 /// ManualClock, for tests that go over HTTP.
@@ -28,6 +29,7 @@ final class LiveServer: Sendable {
         dependencies.clock = clock
         dependencies.codes = codes
         let store = try SQLiteVerificationStore(path: configuration.databasePath)
+        DevProviders.wire(into: &dependencies, configuration: configuration)
         let app = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
         try await app.start()
         return LiveServer(app: app, clock: clock, databasePath: configuration.databasePath, directory: directory)

@@ -5,6 +5,7 @@ import TacitOperator
 import TacitStoreSQLite
 import TacitTesting
 @testable import TacitServer
+import TacitProvidersDev
 
 /// A dev Tacit server on an ephemeral loopback port with a temp SQLite file and a
 /// ManualClock, plus the clients a test needs: plain API calls, and a device whose
@@ -33,6 +34,7 @@ struct SilentHarness: Sendable {
         var dependencies = TacitApplication.Dependencies()
         dependencies.clock = clock
         configure(&configuration, &dependencies)
+        DevProviders.wire(into: &dependencies, configuration: configuration)
         let app = TacitApplication(configuration: configuration, store: try SQLiteVerificationStore(path: path), dependencies: dependencies)
         try await app.start()
         let harness = SilentHarness(clock: clock, app: app, databasePath: path)

@@ -7,6 +7,7 @@ import TacitCore
 import TacitServer
 import TacitStoreSQLite
 import TacitTesting
+import TacitProvidersDev
 
 /// A dev-mode server on an ephemeral loopback port with a temporary SQLite file and a
 /// manual clock. Every answer it gives is kept (unless asked not to), for the redaction scan.
@@ -35,6 +36,7 @@ final class TimelineTestServer: Sendable {
         configuration.databasePath = dbPath
         var dependencies = TacitApplication.Dependencies()
         dependencies.clock = clock
+        DevProviders.wire(into: &dependencies, configuration: configuration)
         app = TacitApplication(configuration: configuration, store: try SQLiteVerificationStore(path: dbPath), dependencies: dependencies)
         try await app.start()
     }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import TacitCore
 import TacitHTTP
+import TacitProvidersDev
 import TacitServer
 import TacitStore
 import TacitTesting
@@ -60,6 +61,7 @@ enum Live {
         var dependencies = TacitApplication.Dependencies()
         dependencies.clock = clock
         dependencies.random = { 0.5 }
+        DevProviders.wire(into: &dependencies, configuration: configuration)
         let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
         try await application.start()
         return application

@@ -37,7 +37,7 @@ struct FailedCheckGuard: Sendable {
 
     private func applies(to verification: Verification) -> Bool {
         configuration.maxConsecutiveFailedChecks > 0
-            && (configuration.limitVirtualRange || !verification.phoneNumber.hasPrefix("+990"))
+            && (configuration.limitVirtualRange || !VirtualRange.contains(verification.phoneNumber))
     }
 
     /// `invalid-code`, or the `too-many-attempts` that the fifth wrong code itself produces

@@ -4,6 +4,7 @@ import TacitKit
 import TacitServer
 import TacitStoreSQLite
 import TacitTesting
+import TacitProvidersDev
 
 /// A real dev Tacit server (virtual operator on) on an ephemeral loopback port, with
 /// a temp SQLite file and a ManualClock, driven through TacitKit as an app would.
@@ -29,6 +30,7 @@ struct LiveKitServer: Sendable {
         let clock = ManualClock(start: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
         var dependencies = TacitApplication.Dependencies()
         dependencies.clock = clock
+        DevProviders.wire(into: &dependencies, configuration: configuration)
         let app = TacitApplication(configuration: configuration, store: try SQLiteVerificationStore(path: path), dependencies: dependencies)
         try await app.start()
         let server = LiveKitServer(app: app, clock: clock, base: URL(string: app.baseURL)!)

@@ -8,6 +8,7 @@ import TacitCrypto
 import TacitServer
 import TacitStore
 import TacitTesting
+import TacitProvidersDev
 
 /// A live `TacitApplication` on an ephemeral loopback port with an in-memory store,
 /// a manual clock, fixed codes and a recording sender, plus a small HTTP client.
@@ -45,6 +46,7 @@ final class SecurityTestServer: Sendable {
         dependencies.securityLog = SecurityLog { line in lines.append(line) }
         store = InMemoryStore()
         self.sender = sender
+        DevProviders.wire(into: &dependencies, configuration: configuration)
         application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
         let session = URLSessionConfiguration.ephemeral
         session.httpMaximumConnectionsPerHost = 128

@@ -11,7 +11,8 @@ import TacitServer
 public enum DevProviders {
     /// Fills `dependencies` with the dev providers `configuration` asks for. Call it
     /// once the clock is set, since the operator runs on it; providers already set
-    /// (a test's silent-auth provider, a recording sender) are kept and wrapped, not replaced.
+    /// (a test's silent-auth provider or verdict reader) are kept, and a sender already
+    /// set is wrapped: the inbox takes the virtual range, the sender everything else.
     ///
     /// - `operatorSecret` set: callbacks are judged by the virtual operator's signed
     ///   answers, under the key derived from the secret (an operator on its own port).
@@ -22,13 +23,13 @@ public enum DevProviders {
     public static func wire(into dependencies: inout TacitApplication.Dependencies, configuration: ServerConfiguration) {
         let key = operatorKey(configuration)
         guard configuration.dev else {
-            if let key { dependencies.silentVerdicts = OperatorAnswerReader(key: key) }
+            if let key { dependencies.silentVerdicts = dependencies.silentVerdicts ?? OperatorAnswerReader(key: key) }
             return
         }
         var settings = OperatorConfiguration(signingKey: key ?? SecureRandom.bytes(32))
         settings.latencyMilliseconds = configuration.operatorLatencyMilliseconds
         let network = VirtualOperator(configuration: settings, clock: dependencies.clock)
-        dependencies.silentVerdicts = OperatorAnswerReader(key: settings.signingKey)
+        dependencies.silentVerdicts = dependencies.silentVerdicts ?? OperatorAnswerReader(key: settings.signingKey)
         dependencies.silentAuth = dependencies.silentAuth ?? network
         dependencies.simSwap = dependencies.simSwap ?? network
         let inbox = HandsetInbox(clock: dependencies.clock)

@@ -16,7 +16,7 @@ extension TacitApplication {
         public var silentAuth: (any SilentAuthProvider)?
         public var simSwap: (any SimSwapChecker)?
         /// Reads the silent-auth provider's verdict from the device's callback.
-        public var silentVerdicts: any SilentVerdictReader = NoSilentVerdicts()
+        public var silentVerdicts: (any SilentVerdictReader)?
         /// Routes and listening hooks the providers bring.
         public var mounts: [any ProviderMount] = []
         /// Where security warnings go (refused starts and sends, conversion drops).

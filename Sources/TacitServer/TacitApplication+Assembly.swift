@@ -48,7 +48,8 @@ extension TacitApplication {
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
         ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub,
                       assets: ConsoleAssets(), ready: { [weak self] in self?.ready ?? false }).register(&router)
-        SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys, verdicts: dependencies.silentVerdicts ?? NoSilentVerdicts())).register(&router)
+        let verdicts = dependencies.silentVerdicts ?? NoSilentVerdicts()
+        SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys, verdicts: verdicts)).register(&router)
         mountProviders(on: &router, keys: engine.silentKeys)
         return router
     }

@@ -23,23 +23,28 @@ let package = Package(
         // Pure domain: no I/O, no C.
         .target(name: "TacitCore"),
         .target(name: "TacitCrypto", dependencies: ["CCrypto"]),
-        .target(name: "TacitPhone", dependencies: ["CPhoneNumber"]),
+        .target(name: "TacitPhone", dependencies: ["CPhoneNumber", "TacitCore"]),
         .target(name: "TacitStore", dependencies: ["TacitCore"]),
         .target(name: "TacitStoreSQLite", dependencies: ["TacitCore", "TacitStore", "CSQLite"]),
         .target(name: "TacitHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "TacitOperator", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP"]),
         .target(
             name: "TacitServer",
-            dependencies: ["TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitOperator", "TacitKit"],
+            dependencies: ["TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite", "TacitHTTP"],
             resources: [.copy("Console"), .copy("openapi.json")]
         ),
+        // The development providers (virtual operator, handset inbox) behind the server's ports.
+        .target(
+            name: "TacitProvidersDev",
+            dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitStore", "TacitServer", "TacitOperator", "TacitKit"]
+        ),
         .target(name: "TacitKit"),
-        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer"]),
+        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer", "TacitProvidersDev"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitServer", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"],
+            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
@@ -56,8 +61,9 @@ let package = Package(
         .testTarget(name: "TacitStoreSQLiteTests", dependencies: ["TacitStoreSQLite", "TacitStore", "TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP"]),
         .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
-        .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto"]),
-        .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
+        .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto", "TacitProvidersDev"]),
+        .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
+        .testTarget(name: "TacitProvidersDevTests", dependencies: ["TacitProvidersDev", "TacitServer", "TacitOperator", "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import TacitCore
 
 /// What the virtual operator does for one of its numbers, decided by how the number
 /// ends (SPEC §3), longest rule first.
@@ -14,12 +15,9 @@ public enum OperatorScript: Sendable, Equatable {
     /// Any other odd ending: the SIM in the device belongs to another number.
     case rejected
 
-    /// The `+990` range the virtual operator owns.
-    public static let prefix = "+990"
-
-    /// True when the number is in the operator's range.
+    /// True when the number is a well-formed number of the operator's range.
     public static func owns(_ number: String) -> Bool {
-        number.hasPrefix(prefix) && number.count >= 8 && number.dropFirst().allSatisfy(\.isNumber)
+        VirtualRange.contains(number) && number.count >= 8 && number.dropFirst().allSatisfy(\.isNumber)
     }
 
     /// The script for `number`, nil when the number is not the operator's.

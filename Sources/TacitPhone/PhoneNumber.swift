@@ -1,3 +1,5 @@
+import TacitCore
+
 /// A validated phone number in E.164 form.
 ///
 /// Its `description` is the redacted form, so interpolating a `PhoneNumber`
@@ -5,7 +7,7 @@
 public struct PhoneNumber: Sendable, Hashable, CustomStringConvertible {
     /// The calling code of the virtual mobile operator's range. It is unassigned
     /// by the ITU, so no real number can ever collide with it.
-    public static let virtualCountryCallingCode = 990
+    public static let virtualCountryCallingCode = VirtualRange.countryCallingCode
 
     /// The number in E.164 form, e.g. `+447911123456`.
     public let e164: String

@@ -1,3 +1,5 @@
+import TacitCore
+
 /// Why a phone number was refused. The description never contains the number.
 public struct PhoneNumberError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable, machine-readable reason: `empty`, `invalid`, `missing_region`,
@@ -20,7 +22,7 @@ public struct PhoneNumberError: Error, Sendable, Hashable, CustomStringConvertib
     public static let invalid = PhoneNumberError(code: "invalid", description: "The phone number is not valid.")
     /// The +990 virtual operator range while it is turned off.
     public static let virtualRangeDisabled = PhoneNumberError(
-        code: "invalid", description: "Numbers in the +990 test range are accepted only in dev mode.")
+        code: "invalid", description: "Numbers in the \(VirtualRange.prefix) test range are accepted only in dev mode.")
     /// A national number with no default region to read it in.
     public static let missingRegion = PhoneNumberError(
         code: "missing_region", description: "The phone number needs a country code, such as +44, in E.164 form.")

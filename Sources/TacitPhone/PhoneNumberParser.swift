@@ -1,4 +1,5 @@
 import CPhoneNumber
+import TacitCore
 
 /// Reads untrusted phone number text into a validated ``PhoneNumber``, using
 /// libphonenumber's metadata for every real country.
@@ -21,7 +22,7 @@ public struct PhoneNumberParser: Sendable {
     /// - Throws: ``PhoneNumberError``; numbers that can't receive a code are `not_mobile`.
     public func parse(_ text: String, defaultRegion: String? = nil, allowVirtualRange: Bool) throws(PhoneNumberError) -> PhoneNumber {
         let cleaned = try Self.clean(text)
-        let virtualPrefix = "+\(PhoneNumber.virtualCountryCallingCode)"
+        let virtualPrefix = VirtualRange.prefix
         if cleaned.hasPrefix(virtualPrefix) {
             guard allowVirtualRange else { throw .virtualRangeDisabled }
             return try Self.virtualNumber(cleaned, subscriber: cleaned.dropFirst(virtualPrefix.count))

@@ -1,6 +1,5 @@
 import Foundation
 import TacitCore
-import TacitOperator
 import TacitPhone
 import TacitStore
 
@@ -14,8 +13,6 @@ extension TacitApplication {
         var security: SecurityLayer
         var metrics: Metrics
         var hub: EventHub
-        var inbox: HandsetInbox?
-        var network: VirtualOperator?
         var silentKeys: SilentKeys
     }
 
@@ -25,23 +22,20 @@ extension TacitApplication {
         let security = SecurityLayer(configuration: configuration, store: store, secrets: secrets, clock: clock, log: dependencies.securityLog)
         metrics.addSection(security.metrics.render)
         let hub = EventHub()
-        let inbox = configuration.dev ? HandsetInbox(clock: clock) : nil
-        let sender = security.guarding(inbox.map { RoutingSender(inbox: $0, fallback: dependencies.sender) } ?? dependencies.sender)
-        let network = makeOperator(clock: clock)
-        let silentKeys = SilentKeys(secrets: secrets, operatorKey: operatorKey(network))
+        let sender = security.guarding(dependencies.sender)
+        let silentKeys = SilentKeys(secrets: secrets)
         let doorbell = Wakeup()
         let runner = WorkflowRunner(
             store: store, clock: clock, secrets: secrets, codes: dependencies.codes, sender: sender,
-            silent: CheckURLIssuer(network: dependencies.silentAuth ?? network ?? UnavailableSilentAuth(), keys: silentKeys),
-            simSwap: dependencies.simSwap ?? network ?? NoSimSwapChecker(),
+            silent: CheckURLIssuer(network: dependencies.silentAuth ?? UnavailableSilentAuth(), keys: silentKeys),
+            simSwap: dependencies.simSwap ?? NoSimSwapChecker(),
             timers: TimerScheduler(clock: clock), hub: hub, metrics: metrics,
             webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints), outboxWritten: { doorbell.signal() })
         let webhooks = WebhookDispatcher(
-            store: store, clock: clock, settings: configuration.webhooks, transport: dependencies.webhookTransport,
+            store: store, clock: clock, settings: configuration.webhooks, httpClient: dependencies.httpClient,
             random: dependencies.random, wakeup: doorbell,
             timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { $0.summarizeAgainIfFinished() } })
-        return Engine(runner: runner, webhooks: webhooks, security: security, metrics: metrics, hub: hub,
-                      inbox: inbox, network: network, silentKeys: silentKeys)
+        return Engine(runner: runner, webhooks: webhooks, security: security, metrics: metrics, hub: hub, silentKeys: silentKeys)
     }
 
     func makeRoutes(_ engine: Engine, secrets: ServerSecrets) -> RouteTable {
@@ -52,12 +46,19 @@ extension TacitApplication {
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub).register(&router)
         CallbackRoutes(runner: runner, store: store, settings: configuration.callbacks,
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
-        ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub, inbox: engine.inbox,
+        ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub,
                       assets: ConsoleAssets(), ready: { [weak self] in self?.ready ?? false }).register(&router)
-        SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys),
-                     devHandsets: configuration.dev ? DevSilentCheck(store: store, keys: engine.silentKeys) : nil).register(&router)
-        // Open: the operator checks its own access tokens, as a real network's API would.
-        if let network = engine.network { OperatorRoutes(network: network).register { router.add($0, $1, .open, $2) } }
+        let verdicts = dependencies.silentVerdicts ?? NoSilentVerdicts()
+        SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys, verdicts: verdicts)).register(&router)
+        mountProviders(on: &router, keys: engine.silentKeys)
         return router
+    }
+
+    /// Adds the routes the providers bring (the virtual operator's, the dev tools').
+    func mountProviders(on router: inout RouteTable, keys: SilentKeys) {
+        let context = ProviderContext(store: store, clock: dependencies.clock, baseURL: { keys.baseURL })
+        for route in dependencies.mounts.flatMap({ $0.routes(in: context) }) {
+            router.add(route.method, route.pattern, route.exposure.security, throwing: route.handler)
+        }
     }
 }

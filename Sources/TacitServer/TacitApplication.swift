@@ -5,29 +5,10 @@ import TacitCrypto
 import TacitHTTP
 import TacitStore
 
-/// The composition root: builds the store, engine, operator and routes from a
-/// configuration, and runs them as one service until its task is cancelled. No globals;
+/// The composition root: builds the store, engine and routes (with the providers' own)
+/// from a configuration, and runs them as one service until its task is cancelled. No globals;
 /// tests build their own.
 public final class TacitApplication: Sendable {
-    /// What a test or an embedding program may replace.
-    public struct Dependencies: Sendable {
-        public var clock: any TacitClock = SystemClock()
-        public var codes: CodeGenerator = .secure
-        /// Verification ids: `vf_`, then 48 bits of milliseconds and 80 random bits in URL-safe base64.
-        public var ids = IDGenerator.timeOrdered(prefix: "vf_")
-        /// The production sender for numbers outside the virtual range.
-        public var sender: any MessageSender = NoProviderSender()
-        public var silentAuth: (any SilentAuthProvider)?
-        public var simSwap: (any SimSwapChecker)?
-        /// Where security warnings go (refused starts and sends, conversion drops).
-        public var securityLog: SecurityLog = .standardError
-        /// How webhooks reach their endpoints.
-        public var webhookTransport: any WebhookTransport = URLSessionWebhookTransport()
-        /// Jitter for webhook retries: a value in 0..<1 (fixed in tests).
-        public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
-        public init() {}
-    }
-
     /// How a running application takes its requests.
     public enum Serving: Sendable {
         /// Over HTTP on the configured host and port.

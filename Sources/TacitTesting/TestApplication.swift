@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import TacitCore
+import TacitProvidersDev
 import TacitServer
 import TacitStore
 import TacitStoreSQLite
@@ -42,13 +43,14 @@ public final class TestApplication: Sendable {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let lines = LineLog()
         var configuration = Self.configuration(databasePath: directory.appendingPathComponent("tacit.db").path)
-        var dependencies = Self.dependencies(clock: clock, sender: sender, log: lines)
+        let httpClient = RecordingHTTPClient()
+        var dependencies = Self.dependencies(clock: clock, sender: sender, httpClient: httpClient, log: lines)
         configure(&configuration, &dependencies)
         self.directory = directory
         self.mode = mode
         self.clock = clock
         self.sender = sender
-        self.httpClient = RecordingHTTPClient()
+        self.httpClient = httpClient
         self.databasePath = configuration.databasePath
         self.configuration = configuration
         self.givenStore = store
@@ -68,10 +70,12 @@ public final class TestApplication: Sendable {
     }
 
     /// The test's clock and sender, fixed webhook jitter, and a security log the test can read.
-    static func dependencies(clock: ManualClock, sender: RecordingSender, log: LineLog) -> TacitApplication.Dependencies {
+    static func dependencies(clock: ManualClock, sender: RecordingSender, httpClient: RecordingHTTPClient,
+                             log: LineLog) -> TacitApplication.Dependencies {
         var dependencies = TacitApplication.Dependencies()
         dependencies.clock = clock
         dependencies.sender = sender
+        dependencies.httpClient = httpClient
         dependencies.random = { 0.5 }
         dependencies.securityLog = SecurityLog { line in log.append(line) }
         return dependencies
@@ -109,6 +113,8 @@ public final class TestApplication: Sendable {
     /// the store and the dependencies.
     func makeApplication() throws -> (application: TacitApplication, store: any VerificationStore) {
         let store = try givenStore ?? SQLiteVerificationStore(path: databasePath)
+        var dependencies = self.dependencies
+        DevProviders.wire(into: &dependencies, configuration: configuration)
         return (TacitApplication(configuration: configuration, store: store, dependencies: dependencies), store)
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import TacitCore
+import TacitProvidersDev
 import TacitServer
 import TacitStoreSQLite
 
@@ -45,7 +47,9 @@ enum ServeCommand {
         }
         do {
             let store = try SQLiteVerificationStore(path: configuration.databasePath)
-            let application = TacitApplication(configuration: configuration, store: store)
+            var dependencies = TacitApplication.Dependencies()
+            DevProviders.wire(into: &dependencies, configuration: configuration)
+            let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await application.run() }
                 try await announce(application, dev: configuration.dev)
@@ -68,7 +72,7 @@ enum ServeCommand {
         _ = try await application.listening()
         print("Tacit is listening on \(application.baseURL)")
         print("Console: \(application.baseURL)/")
-        if dev { print("Dev mode: virtual operator on for +990 numbers; handset inbox at /v1/dev/handsets/{number}/inbox") }
+        if dev { print("Dev mode: virtual operator on for \(VirtualRange.prefix) numbers; handset inbox at /v1/dev/handsets/{number}/inbox") }
         CLI.flush()
     }
 }

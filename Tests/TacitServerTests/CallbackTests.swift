@@ -17,8 +17,8 @@ struct CallbackTests {
     /// Runs `body` in process against an application that verifies both providers' callbacks.
     func withApplication(_ body: (TestApplication, TestClient, ManualClock, InMemoryStore) async throws -> Void) async throws {
         let store = InMemoryStore()
-        try await TestApplication.test(.inProcess, store: store, configure: { configuration, _ in
-            WebhookFixtures.configure(&configuration, endpoints: [])
+        try await TestApplication.test(.inProcess, store: store, configure: { configuration, dependencies in
+            WebhookFixtures.configure(&configuration, &dependencies, endpoints: [])
             configuration.callbacks.vonageSignatureSecret = Self.vonageSecret
             configuration.callbacks.twilioAuthToken = Self.twilioToken
         }) { app, client in

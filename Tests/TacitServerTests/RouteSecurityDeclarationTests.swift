@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TacitServer
 import TacitHTTP
+import TacitProvidersDev
 import TacitStore
 import TacitTesting
 
@@ -17,6 +18,7 @@ struct RouteSecurityDeclarationTests {
         var dependencies = TacitApplication.Dependencies()
         dependencies.clock = ManualClock()
         dependencies.securityLog = SecurityLog { _ in }
+        DevProviders.wire(into: &dependencies, configuration: configuration)
         let application = TacitApplication(configuration: configuration, store: InMemoryStore(), dependencies: dependencies)
         let secrets = ServerSecrets(master: Array(repeating: 7, count: 32))
         return application.makeRoutes(application.makeEngine(secrets: secrets), secrets: secrets)
@@ -76,11 +78,20 @@ struct RouteSecurityDeclarationTests {
         #expect(guarded == ["POST /v1/verifications": [.start], "POST /v1/verifications/:id/check": [.failedChecks]])
     }
 
-    @Test("the dev handset routes are declared dev-only, and are registered with and without --dev")
-    func devOnlyRoutes() {
-        for dev in [true, false] {
-            let devOnly = Self.table(dev: dev).declarations.filter(\.security.isDevOnly).map { "\($0.method) \($0.pattern)" }
-            #expect(devOnly.sorted() == ["GET /v1/dev/handsets/:number/inbox", "POST /v1/dev/handsets/:number/silent-check"])
+    @Test("with --dev the handset routes the dev providers mount are declared dev-only; without it none is mounted and nothing under /v1/dev/ exists, whatever the method or key")
+    func devOnlyRoutes() async {
+        let devOnly = Self.table(dev: true).declarations.filter(\.security.isDevOnly).map { "\($0.method) \($0.pattern)" }
+        #expect(devOnly.sorted() == ["GET /v1/dev/handsets/:number/inbox", "POST /v1/dev/handsets/:number/silent-check"])
+        let plain = Self.table(dev: false)
+        #expect(plain.declarations.filter { $0.pattern.hasPrefix(RouteSecurity.devNamespace) }.isEmpty)
+        for path in ["/v1/dev/handsets/%2B99012345670/inbox", "/v1/dev/handsets/%2B99012345670/silent-check", "/v1/dev/anything"] {
+            for method in ["GET", "POST", "DELETE", "OPTIONS"] {
+                for token in [nil, "tk_made_up"] {
+                    let reply = await Self.send(plain.router, method, path, token: token)
+                    #expect(reply.status == 404, "\(method) \(path)")
+                    #expect(reply.header("WWW-Authenticate") == nil)
+                }
+            }
         }
     }
 

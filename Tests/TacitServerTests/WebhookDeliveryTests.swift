@@ -14,8 +14,8 @@ struct WebhookDeliveryTests {
         let sink = try WebhookSink(statuses: [500, 503, 204])
         let store = InMemoryStore()
         let endpoint = WebhookEndpoint(url: sink.url, secrets: WebhookFixtures.secrets, events: [.cancelled])
-        try await TestApplication.test(.inProcess, store: store, configure: { configuration, _ in
-            WebhookFixtures.configure(&configuration, endpoints: [endpoint])
+        try await TestApplication.test(.inProcess, store: store, configure: { configuration, dependencies in
+            WebhookFixtures.configure(&configuration, &dependencies, endpoints: [endpoint])
         }) { app, client in
             let clock = app.clock
             var attempts = try #require(app.application.webhookAttempts).makeAsyncIterator()
@@ -50,8 +50,8 @@ struct WebhookDeliveryTests {
     func payloadShape() async throws {
         let sink = try WebhookSink(statuses: [204])
         let endpoint = WebhookEndpoint(url: sink.url, secrets: WebhookFixtures.secrets, events: [.cancelled])
-        try await TestApplication.test(.inProcess, store: InMemoryStore(), configure: { configuration, _ in
-            WebhookFixtures.configure(&configuration, endpoints: [endpoint])
+        try await TestApplication.test(.inProcess, store: InMemoryStore(), configure: { configuration, dependencies in
+            WebhookFixtures.configure(&configuration, &dependencies, endpoints: [endpoint])
         }) { app, client in
             var attempts = try #require(app.application.webhookAttempts).makeAsyncIterator()
             let id = try await WebhookFixtures.start(client, number: "+99012345672")
@@ -78,8 +78,8 @@ struct WebhookDeliveryTests {
         let sink = try WebhookSink(statuses: [410])
         let store = InMemoryStore()
         let endpoint = WebhookEndpoint(url: sink.url, secrets: WebhookFixtures.secrets, events: [.cancelled])
-        try await TestApplication.test(.inProcess, store: store, configure: { configuration, _ in
-            WebhookFixtures.configure(&configuration, endpoints: [endpoint])
+        try await TestApplication.test(.inProcess, store: store, configure: { configuration, dependencies in
+            WebhookFixtures.configure(&configuration, &dependencies, endpoints: [endpoint])
         }) { app, client in
             var attempts = try #require(app.application.webhookAttempts).makeAsyncIterator()
             let first = try await WebhookFixtures.start(client, number: "+99012345674")
@@ -101,8 +101,8 @@ struct WebhookDeliveryTests {
     func survivesRestart() async throws {
         let sink = try WebhookSink(statuses: [500])
         let endpoint = WebhookEndpoint(url: sink.url, secrets: WebhookFixtures.secrets, events: [.cancelled])
-        try await TestApplication.test(.inProcess, configure: { configuration, _ in
-            WebhookFixtures.configure(&configuration, endpoints: [endpoint])
+        try await TestApplication.test(.inProcess, configure: { configuration, dependencies in
+            WebhookFixtures.configure(&configuration, &dependencies, endpoints: [endpoint])
         }) { app, client in
             var attempts = try #require(app.application.webhookAttempts).makeAsyncIterator()
             let id = try await WebhookFixtures.start(client)
@@ -125,8 +125,8 @@ struct WebhookDeliveryTests {
     func refusesPrivateTarget() async throws {
         let store = InMemoryStore()
         let endpoint = WebhookEndpoint(url: "http://10.0.0.1/hooks", secrets: WebhookFixtures.secrets, events: [.cancelled])
-        try await TestApplication.test(.inProcess, store: store, configure: { configuration, _ in
-            WebhookFixtures.configure(&configuration, endpoints: [endpoint], allowPrivate: false)
+        try await TestApplication.test(.inProcess, store: store, configure: { configuration, dependencies in
+            WebhookFixtures.configure(&configuration, &dependencies, endpoints: [endpoint], allowPrivate: false)
         }) { app, client in
             var attempts = try #require(app.application.webhookAttempts).makeAsyncIterator()
             let id = try await WebhookFixtures.start(client)

@@ -14,7 +14,7 @@ struct WebhookUnitTests {
         let clock = ManualClock()
         let endpoint = WebhookEndpoint(url: "http://127.0.0.1:1/h", secrets: WebhookFixtures.secrets)
         let dispatcher = WebhookDispatcher(store: InMemoryStore(), clock: clock, settings: WebhookSettings(),
-                                           transport: URLSessionWebhookTransport(), random: { 0.5 }, timeline: { _, _ in })
+                                           httpClient: RecordingHTTPClient(), random: { 0.5 }, timeline: { _, _ in })
         let message = OutboxMessage(id: "msg_abc", endpoint: endpoint.id, verificationId: "vf_1", type: "verification.completed",
                                     payload: Array(#"{"type":"verification.completed"}"#.utf8), createdAt: clock.now())
         let headers = Dictionary(dispatcher.headers(message, endpoint), uniquingKeysWith: { $1 })

@@ -3,13 +3,12 @@ import TacitCore
 import TacitHTTP
 import TacitStore
 
-/// Health, readiness, metrics, the OpenAPI document, the web console and the dev inbox.
+/// Health, readiness, metrics, the OpenAPI document and the web console.
 struct ServiceRoutes: Sendable {
     let store: any VerificationStore
     let metrics: Metrics
     let timers: TimerScheduler
     let hub: EventHub
-    let inbox: HandsetInbox?
     let assets: ConsoleAssets
     let ready: @Sendable () -> Bool
 
@@ -23,15 +22,6 @@ struct ServiceRoutes: Sendable {
         router.add("GET", "/v1/openapi.json", .open) { _ in assets.response(for: "openapi.json") }
         router.add("GET", "/", .open) { _ in assets.response(for: "index.html") }
         router.add("GET", "/:file", .open) { request in assets.response(for: request.pathParameters["file"] ?? "") }
-        // `inbox` is nil only without --dev, where the gate answers for the route as for an absent path.
-        router.add("GET", "/v1/dev/handsets/:number/inbox", .devOnly(.write)) { [inbox] request in
-            guard let inbox else { return APIProblem.noSuchRoute.response }
-            let number = request.pathParameters["number"] ?? ""
-            guard number.hasPrefix("+"), number.dropFirst().allSatisfy(\.isNumber), (8...16).contains(number.count) else {
-                return APIProblem.invalidPhoneNumber("The handset number must be in E.164 form, like +99012345670.").response
-            }
-            return .json(bytes: JSONText.encode(["messages": inbox.messages(for: number)]), headers: [("Cache-Control", "no-store")])
-        }
     }
 
     private func metricsText() async -> HTTPResponse {

@@ -23,11 +23,10 @@ extension TacitApplication {
         store.protect(with: secrets.fieldProtection)
         let engine = makeEngine(secrets: secrets)
         let routes = makeRoutes(engine, secrets: secrets).router
-        let gate = engine.security.gate
         let housekeeper = Housekeeper(store: store, rates: engine.security.rateLimitStore, clock: dependencies.clock,
                                       interval: configuration.housekeepingInterval,
                                       idempotencyRetention: configuration.idempotencyRetention)
-        return Assembly(engine: engine, handler: { request in await gate.handle(request) { await routes.handle($0) } },
+        return Assembly(engine: engine, handler: { request in await routes.handle(request) },
                         housekeeper: housekeeper, rearmed: StartupSignal())
     }
 
@@ -38,7 +37,7 @@ extension TacitApplication {
         let port = server?.port ?? configuration.port
         boundPort.store(port, ordering: .relaxed)
         assembly.engine.silentKeys.baseURL = configuration.baseURL(port: port)
-        assembly.engine.network?.baseURL = configuration.baseURL(port: port)
+        for mount in dependencies.mounts { mount.listening(at: configuration.baseURL(port: port)) }
         assembled.withLock { $0 = assembly }
         defer { assembled.withLock { $0 = nil } }
         try await withThrowingDiscardingTaskGroup { group in

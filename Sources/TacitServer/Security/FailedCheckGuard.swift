@@ -41,6 +41,6 @@ struct FailedCheckGuard: Sendable {
 
     private func applies(to verification: Verification) -> Bool {
         configuration.maxConsecutiveFailedChecks > 0
-            && (configuration.limitVirtualRange || !verification.phoneNumber.hasPrefix("+990"))
+            && (configuration.limitVirtualRange || !VirtualRange.contains(verification.phoneNumber))
     }
 }

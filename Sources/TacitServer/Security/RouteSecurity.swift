@@ -17,6 +17,8 @@ struct RouteSecurity: Sendable, Equatable {
     var isDevOnly = false
 
     static let open = RouteSecurity(access: .open)
+    /// Where the dev tools live: without `--dev` nothing under it exists, whatever the credential.
+    static let devNamespace = "/v1/dev/"
     /// Reads of verifications and their timelines.
     static let read = RouteSecurity(access: .key(scope: Scope.read, clientToken: nil))
     /// Changes to verifications.
@@ -58,4 +60,14 @@ struct RouteDeclaration: Sendable, Equatable {
     var pattern: String
     var security: RouteSecurity
     var guards: [Guard]
+}
+
+extension ProviderRoute.Exposure {
+    /// How the gate guards a provider's route: its own proof, or a dev tool behind a write key.
+    var security: RouteSecurity {
+        switch self {
+        case .open: .open
+        case .devTool: .devOnly(.write)
+        }
+    }
 }

@@ -19,12 +19,6 @@ struct SecurityGate: Sendable {
     let monitor: ConversionMonitor
     let metrics: SecurityMetrics
 
-    /// The server's hook in front of the router. Every decision now needs the route's
-    /// declaration, which only the route table has, so requests pass straight on here.
-    func handle(_ request: HTTPRequest, next: @Sendable (HTTPRequest) async -> HTTPResponse) async -> HTTPResponse {
-        await next(request)
-    }
-
     /// Runs `route` when the request meets `security`. A refusal from the credential check
     /// or a guard inside `route` becomes its problem (a 401 with the Bearer challenge);
     /// any other error a 503 without internals.
@@ -47,9 +41,12 @@ struct SecurityGate: Sendable {
 
     /// A request no route takes gets the router's own `answer`, behind what the routes at
     /// its path declare (`declared`, empty for a path no route has): absent if one is a
-    /// hidden dev route, open if all are open, else behind a key like any `/v1` call.
+    /// hidden dev route or lies in the dev tools' namespace (whose routes
+    /// are not even mounted without `--dev`), open if all are open, else behind a key like any `/v1` call.
     func unrouted(_ request: HTTPRequest, declared: [RouteSecurity], answer: HTTPResponse) async -> HTTPResponse {
-        if !dev, declared.contains(where: \.isDevOnly) { return APIProblem.noSuchRoute.response }
+        if !dev, declared.contains(where: \.isDevOnly) || request.path.hasPrefix(RouteSecurity.devNamespace) {
+            return APIProblem.noSuchRoute.response
+        }
         let open = declared.isEmpty ? request.pathSegments.first != "v1" : declared.allSatisfy { $0.access == .open }
         if open { return answer }
         return await admit(request, .unrouted(method: request.method)) { answer }

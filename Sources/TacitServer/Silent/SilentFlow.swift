@@ -2,15 +2,16 @@ import Foundation
 import TacitCore
 import TacitCrypto
 import TacitHTTP
-import TacitOperator
 
 /// The server's two hops of the check_url round trip: the device opens the check URL
 /// (`open`), is sent through the operator's gateway, and comes back with the
-/// operator's signed answer (`callback`), which Tacit turns into a silent code. Every
-/// failure fails the silent step with its reason, so the workflow moves on.
+/// operator's answer (`callback`), which the provider's verdict reader judges and Tacit
+/// turns into a silent code. Every failure fails the silent step with its reason, so
+/// the workflow moves on.
 struct SilentFlow: Sendable {
     let runner: WorkflowRunner
     let keys: SilentKeys
+    let verdicts: any SilentVerdictReader
 
     private enum Opening: Sendable { case opened, replayed, inactive }
 
@@ -39,20 +40,21 @@ struct SilentFlow: Sendable {
         }
     }
 
-    /// `GET /v1/silent/callback?result=…&session=…&state=…&expires=…&sig=…`: the
-    /// operator's verdict. A match yields `{"request_id", "code"}` for the device to submit.
+    /// `GET /v1/silent/callback?…&state=…`: the provider's verdict, as its reader finds
+    /// it in the query. A match yields `{"request_id", "code"}` for the device to submit.
     func callback(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let answer = OperatorAnswer(query: request.query, key: keys.operatorKey) else { throw APIProblem.operatorAnswerInvalid }
-        let check = try checkToken(answer.state)
-        guard check.operatorSession == answer.session else {
+        guard let verdict = await verdicts.verdict(for: callbackRequest(request)) else { throw APIProblem.operatorAnswerInvalid }
+        let check = try checkToken(verdict.state)
+        if let session = verdict.session, check.operatorSession != session {
             try await fail(check, .integrity, events: [])
             throw APIProblem.operatorAnswerInvalid
         }
-        if answer.expires <= runner.clock.now() || check.expiresAt <= runner.clock.now() {
+        let now = runner.clock.now()
+        if verdict.expires.map({ $0 <= now }) == true || check.expiresAt <= now {
             try await fail(check, .expired, events: [SilentNotes.answerLate])
             throw APIProblem.checkURLExpired
         }
-        switch answer.result {
+        switch verdict.result {
         case .match: return try await issueCode(check)
         case .noMatch:
             try await fail(check, .rejected, events: [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(false)])
@@ -66,6 +68,15 @@ struct SilentFlow: Sendable {
         case .expired:
             try await fail(check, .expired, events: [SilentNotes.answerLate])
             throw APIProblem.checkURLExpired
+        }
+    }
+
+    /// The callback as a verdict reader sees it, with the number a check was issued for.
+    private func callbackRequest(_ request: HTTPRequest) -> SilentCallback {
+        let cipher = keys.checkCipher, store = runner.store
+        return SilentCallback(query: request.query) { state in
+            guard let check = CheckToken(sealed: state, cipher: cipher) else { return nil }
+            return try? await store.verification(id: check.verificationId)?.phoneNumber
         }
     }
 

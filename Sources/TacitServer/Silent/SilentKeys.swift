@@ -3,21 +3,19 @@ import Synchronization
 import TacitCrypto
 
 /// What the silent flow needs besides the runner: its own key (derived from the
-/// server's master secret), the key the operator signs its answers with, and the URL
-/// devices reach this server at (known only once it listens).
+/// server's master secret), and the URL devices reach this server at (known only once
+/// it listens). Checking a provider's answer is the provider's verdict reader's job.
 final class SilentKeys: Sendable {
     /// Seals check tokens; keyed from the master secret.
     let checkCipher: AESGCM
     /// Signs a check's latch; the same key as `checkCipher`.
     let latchMAC: HMAC.SHA256Key
-    let operatorKey: [UInt8]
     private let base = Mutex("http://127.0.0.1")
 
-    init(secrets: ServerSecrets, operatorKey: [UInt8]) {
+    init(secrets: ServerSecrets) {
         let checkKey = HMAC.sha256(key: secrets.codeKey, message: Array("tacit:check_url".utf8))
         checkCipher = AESGCM(key: checkKey)
         latchMAC = HMAC.SHA256Key(checkKey)
-        self.operatorKey = operatorKey
     }
 
     var baseURL: String {

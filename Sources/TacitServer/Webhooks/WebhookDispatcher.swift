@@ -15,7 +15,7 @@ final class WebhookDispatcher: Sendable {
     let store: any VerificationStore
     let clock: any TacitClock
     let settings: WebhookSettings
-    let transport: any WebhookTransport
+    let httpClient: any OutboundHTTPClient
     let random: @Sendable () -> Double
     let timeline: @Sendable (String, EventDraft) async -> Void
     private let endpoints: [String: WebhookEndpoint]
@@ -29,14 +29,14 @@ final class WebhookDispatcher: Sendable {
     /// Every attempt, in order (the newest 256 are kept until read).
     let attempts: AsyncStream<WebhookAttempt>
 
-    init(store: any VerificationStore, clock: any TacitClock, settings: WebhookSettings, transport: any WebhookTransport,
+    init(store: any VerificationStore, clock: any TacitClock, settings: WebhookSettings, httpClient: any OutboundHTTPClient,
          random: @escaping @Sendable () -> Double, wakeup: Wakeup = Wakeup(),
          timeline: @escaping @Sendable (String, EventDraft) async -> Void) {
         self.wakeup = wakeup
         self.store = store
         self.clock = clock
         self.settings = settings
-        self.transport = transport
+        self.httpClient = httpClient
         self.random = random
         self.timeline = timeline
         endpoints = Dictionary(settings.endpoints.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -87,14 +87,19 @@ final class WebhookDispatcher: Sendable {
         var report = WebhookAttempt(messageId: message.id, verificationId: message.verificationId, type: message.type,
                                     attempt: attempt, statusCode: nil, result: .refused)
         if let url = URL(string: endpoint.url), await allowed(url) {
-            report.statusCode = await transport.post(url: url, headers: headers(message, endpoint), body: message.payload,
-                                                     timeout: settings.timeout)
+            report.statusCode = await post(message.payload, to: url, headers: headers(message, endpoint))
             report.result = await settle(message, endpoint: endpoint, attempt: attempt, status: report.statusCode)
         } else {
             try? await store.recordOutboxAttempt(id: message.id, outcome: .dead, at: clock.now())
         }
         await timeline(message.verificationId, report.draft(endpoint: endpoint.displayName))
         reports.yield(report)
+    }
+
+    /// The receiver's status code, or nil when no HTTP answer came (refused, timed out, TLS).
+    private func post(_ body: [UInt8], to url: URL, headers: [(String, String)]) async -> Int? {
+        let request = OutboundRequest(method: "POST", url: url, headers: headers, body: body, timeout: settings.timeout)
+        return try? await httpClient.send(request).status
     }
 
     /// Records the attempt's outcome in the store and says what it was.

@@ -9,7 +9,11 @@ enum WebhookFixtures {
     static let secrets = ["whsec_" + Data(repeating: 7, count: 32).base64EncodedString(),
                           "whsec_" + Data(repeating: 9, count: 24).base64EncodedString()]
 
-    static func configure(_ configuration: inout ServerConfiguration, endpoints: [WebhookEndpoint], allowPrivate: Bool = true) {
+    /// Webhooks go out over real loopback HTTP to the suites' sink (the test application's
+    /// default is the recording client): at-least-once delivery over the wire is their point.
+    static func configure(_ configuration: inout ServerConfiguration, _ dependencies: inout TacitApplication.Dependencies,
+                          endpoints: [WebhookEndpoint], allowPrivate: Bool = true) {
+        dependencies.httpClient = URLSessionHTTPClient()
         configuration.secret = "webhook-tests"
         configuration.webhooks.endpoints = endpoints
         configuration.webhooks.allowPrivateTargets = allowPrivate

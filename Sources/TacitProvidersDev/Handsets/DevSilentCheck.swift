@@ -2,6 +2,7 @@ import Foundation
 import TacitCore
 import TacitHTTP
 import TacitKit
+import TacitServer
 import TacitStore
 
 /// `POST /v1/dev/handsets/{number}/silent-check` (dev only): the web console's virtual
@@ -10,7 +11,8 @@ import TacitStore
 /// and submits the code itself. The answer never carries the code.
 struct DevSilentCheck: Sendable {
     let store: any VerificationStore
-    let keys: SilentKeys
+    /// This server's base URL, where the device flow submits the code.
+    let baseURL: @Sendable () -> String
 
     private struct Body: Decodable {
         var requestId: String
@@ -21,24 +23,21 @@ struct DevSilentCheck: Sendable {
     }
 
     func run(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let number = request.pathParameters["number"] ?? ""
-        guard number.hasPrefix("+"), number.dropFirst().allSatisfy(\.isNumber), (8...16).contains(number.count) else {
-            throw APIProblem.invalidPhoneNumber("The handset number must be in E.164 form, like +99012345670.")
-        }
+        let number = try HandsetMount.number(of: request)
         guard let body = try? JSONDecoder().decode(Body.self, from: Data(request.body)) else {
-            throw APIProblem.malformedJSON("Send {\"request_id\", \"check_url\", \"client_token\", \"path\": \"cellular\" | \"wifi\"}.")
+            throw ProviderProblem.malformedJSON("Send {\"request_id\", \"check_url\", \"client_token\", \"path\": \"cellular\" | \"wifi\"}.")
         }
         let path = body.path ?? "cellular"
-        guard ["cellular", "wifi"].contains(path), let checkURL = URL(string: body.checkUrl), let base = URL(string: keys.baseURL) else {
-            throw APIProblem.invalid([InvalidParameter(name: "path", reason: "must be cellular or wifi, with an http check_url")])
+        guard ["cellular", "wifi"].contains(path), let checkURL = URL(string: body.checkUrl), let base = URL(string: baseURL()) else {
+            throw ProviderProblem.invalidParameter("path", reason: "must be cellular or wifi, with an http check_url")
         }
         guard let verification = try await store.verification(id: body.requestId), verification.phoneNumber == number else {
-            throw APIProblem.notFound
+            throw ProviderProblem.notFound
         }
         let modem = SocketCellularTransport(sourceAddress: path == "cellular" ? "127.0.0.2" : "127.0.0.1")
         let result = await SilentAuth.run(checkURL: checkURL, requestId: body.requestId, clientToken: body.clientToken,
                                           baseURL: base, transport: modem, apiTransport: SocketCellularTransport())
-        return .json(bytes: JSONText.encode(Self.describe(result)), headers: [("Cache-Control", "no-store")])
+        return ProviderRoute.uncachedJSON(Self.describe(result))
     }
 
     static func describe(_ result: SilentAuthResult) -> [String: String] {

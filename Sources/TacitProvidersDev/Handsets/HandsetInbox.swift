@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import TacitCore
 
-/// The virtual phones of the `+990` range: what their screens would show. It is the
+/// The virtual phones of the ``VirtualRange``: what their screens would show. It is the
 /// phone's memory, not the server's, so it lives in memory only and never in the
 /// store, logs or timeline (the only place a code is ever readable).
 public final class HandsetInbox: MessageSender {
@@ -12,7 +12,6 @@ public final class HandsetInbox: MessageSender {
         public var at: String
     }
 
-    static let virtualPrefix = "+990"
     /// Messages kept per handset, oldest dropped first.
     static let capacity = 50
 
@@ -23,7 +22,7 @@ public final class HandsetInbox: MessageSender {
         self.clock = clock
     }
 
-    public static func owns(_ number: String) -> Bool { number.hasPrefix(virtualPrefix) }
+    public static func owns(_ number: String) -> Bool { VirtualRange.contains(number) }
 
     public func send(_ message: OutboundMessage) async -> DeliveryResult {
         let entry = Message(channel: message.channel.rawValue, body: message.body, at: Timestamp.format(clock.now()))

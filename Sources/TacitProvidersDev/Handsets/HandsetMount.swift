@@ -1,0 +1,29 @@
+import Foundation
+import TacitHTTP
+import TacitServer
+
+/// The virtual phones' dev tools, under `/v1/dev/handsets/{number}/`: what a handset's
+/// screen shows (its inbox), and its "run silent auth" button.
+struct HandsetMount: ProviderMount {
+    let inbox: HandsetInbox
+
+    func routes(in context: ProviderContext) -> [ProviderRoute] {
+        let inbox = self.inbox
+        let silentCheck = DevSilentCheck(store: context.store, baseURL: context.baseURL)
+        return [
+            ProviderRoute("GET", "/v1/dev/handsets/:number/inbox", exposure: .devTool) { request in
+                ProviderRoute.uncachedJSON(["messages": inbox.messages(for: try Self.number(of: request))])
+            },
+            ProviderRoute("POST", "/v1/dev/handsets/:number/silent-check", exposure: .devTool, handler: silentCheck.run),
+        ]
+    }
+
+    /// The handset's number from the path, in E.164 form.
+    static func number(of request: HTTPRequest) throws -> String {
+        let number = request.pathParameters["number"] ?? ""
+        guard number.hasPrefix("+"), number.dropFirst().allSatisfy(\.isNumber), (8...16).contains(number.count) else {
+            throw ProviderProblem.invalidPhoneNumber("The handset number must be in E.164 form, like +99012345670.")
+        }
+        return number
+    }
+}

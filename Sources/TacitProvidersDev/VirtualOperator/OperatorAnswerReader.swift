@@ -1,0 +1,24 @@
+import Foundation
+import TacitOperator
+import TacitServer
+
+/// The virtual operator's verdicts: its gateway sends the device back with a signed
+/// ``OperatorAnswer`` in the query, checked here with the key the operator signs with.
+struct OperatorAnswerReader: SilentVerdictReader {
+    let key: [UInt8]
+
+    func verdict(for callback: SilentCallback) async -> SilentVerdict? {
+        guard let answer = OperatorAnswer(query: callback.query, key: key) else { return nil }
+        return SilentVerdict(result: Self.result(answer.result), state: answer.state, session: answer.session, expires: answer.expires)
+    }
+
+    static func result(_ result: OperatorAnswer.Result) -> SilentVerdict.Result {
+        switch result {
+        case .match: return .match
+        case .noMatch: return .noMatch
+        case .notCellular: return .notCellular
+        case .replayed: return .replayed
+        case .expired: return .expired
+        }
+    }
+}

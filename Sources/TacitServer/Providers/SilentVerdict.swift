@@ -1,0 +1,37 @@
+import Foundation
+
+/// A silent-auth provider's verdict on one check, read from the callback the device
+/// brought back to `/v1/silent/callback`. The silent flow acts on it alone: it never
+/// sees the provider's wire format.
+public struct SilentVerdict: Sendable, Equatable {
+    public enum Result: Sendable, Equatable, CaseIterable {
+        /// Cellular path, and the SIM holds the number.
+        case match
+        /// Cellular path, but the SIM holds another number.
+        case noMatch
+        /// The device came over Wi-Fi or another non-cellular network.
+        case notCellular
+        /// The provider saw this check before.
+        case replayed
+        /// The provider's check had expired when the device reached it.
+        case expired
+    }
+
+    public var result: Result
+    /// The `state` Tacit handed the provider with the check (its sealed check token),
+    /// as the provider returned it.
+    public var state: String
+    /// The provider session the verdict is about, compared with the one the check was
+    /// issued for. nil only when the provider binds its answer to `state` itself (an
+    /// authorization code that is redeemed once, for this state).
+    public var session: String?
+    /// When the verdict stops counting, when the provider says.
+    public var expires: Date?
+
+    public init(result: Result, state: String, session: String?, expires: Date?) {
+        self.result = result
+        self.state = state
+        self.session = session
+        self.expires = expires
+    }
+}

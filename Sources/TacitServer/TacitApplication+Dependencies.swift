@@ -1,0 +1,30 @@
+import Foundation
+import TacitCore
+import TacitCrypto
+
+extension TacitApplication {
+    /// What a test or an embedding program may replace. The providers are ports only:
+    /// the composition root (the `tacit` executable, a test harness) fills them, and
+    /// with none the server sends nothing and silent steps fail over at once.
+    public struct Dependencies: Sendable {
+        public var clock: any TacitClock = SystemClock()
+        public var codes: CodeGenerator = .secure
+        /// Verification ids: `vf_`, then 48 bits of milliseconds and 80 random bits in URL-safe base64.
+        public var ids = IDGenerator.timeOrdered(prefix: "vf_")
+        /// Delivers codes by SMS, voice or WhatsApp.
+        public var sender: any MessageSender = NoProviderSender()
+        public var silentAuth: (any SilentAuthProvider)?
+        public var simSwap: (any SimSwapChecker)?
+        /// Reads the silent-auth provider's verdict from the device's callback.
+        public var silentVerdicts: (any SilentVerdictReader)?
+        /// Routes and listening hooks the providers bring.
+        public var mounts: [any ProviderMount] = []
+        /// Where security warnings go (refused starts and sends, conversion drops).
+        public var securityLog: SecurityLog = .standardError
+        /// Every outbound HTTP call (webhooks) goes through it.
+        public var httpClient: any OutboundHTTPClient = URLSessionHTTPClient()
+        /// Jitter for webhook retries: a value in 0..<1 (fixed in tests).
+        public var random: @Sendable () -> Double = { Double.random(in: 0..<1) }
+        public init() {}
+    }
+}

@@ -10,7 +10,7 @@ public final class RecordingHTTPClient: OutboundHTTPClient {
     private struct State {
         var requests: [OutboundRequest] = []
         var answer: Answer
-        var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
+        var waiters = CountWaiters()
     }
     private let state: Mutex<State>
 
@@ -29,10 +29,7 @@ public final class RecordingHTTPClient: OutboundHTTPClient {
     public func send(_ request: OutboundRequest) async throws(OutboundHTTPError) -> OutboundResponse {
         let (answer, ready) = state.withLock { state -> (Answer, [CheckedContinuation<Void, Never>]) in
             state.requests.append(request)
-            let count = state.requests.count
-            let ready = state.waiters.filter { $0.0 <= count }.map(\.1)
-            state.waiters.removeAll { $0.0 <= count }
-            return (state.answer, ready)
+            return (state.answer, state.waiters.reached(state.requests.count))
         }
         ready.forEach { $0.resume() }
         return try answer(request)
@@ -41,12 +38,8 @@ public final class RecordingHTTPClient: OutboundHTTPClient {
     /// Suspends until at least `count` requests were sent.
     public func waitFor(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state in
-                if state.requests.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if done { continuation.resume() }
+            let waiting = state.withLock { $0.waiters.wait(for: count, seen: $0.requests.count, continuation) }
+            if !waiting { continuation.resume() }
         }
     }
 }

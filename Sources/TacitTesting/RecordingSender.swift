@@ -6,10 +6,10 @@ import TacitCore
 /// `holding`, each send waits until `release()`, so a test can keep a request in flight.
 public final class RecordingSender: MessageSender {
     private struct State {
-        public var messages: [OutboundMessage] = []
+        var messages: [OutboundMessage] = []
         var holding: Bool
         var held: [CheckedContinuation<Void, Never>] = []
-        var waiters: [(Int, CheckedContinuation<Void, Never>)] = []
+        var waiters = CountWaiters()
     }
     private let state: Mutex<State>
 
@@ -29,8 +29,7 @@ public final class RecordingSender: MessageSender {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let (go, ready) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                 state.messages.append(message)
-                let ready = state.waiters.filter { $0.0 <= state.messages.count }.map(\.1)
-                state.waiters.removeAll { $0.0 <= state.messages.count }
+                let ready = state.waiters.reached(state.messages.count)
                 if state.holding { state.held.append(continuation); return (false, ready) }
                 return (true, ready)
             }
@@ -43,12 +42,8 @@ public final class RecordingSender: MessageSender {
     /// Suspends until at least `count` messages arrived.
     public func waitFor(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state in
-                if state.messages.count >= count { return true }
-                state.waiters.append((count, continuation))
-                return false
-            }
-            if done { continuation.resume() }
+            let waiting = state.withLock { $0.waiters.wait(for: count, seen: $0.messages.count, continuation) }
+            if !waiting { continuation.resume() }
         }
     }
 

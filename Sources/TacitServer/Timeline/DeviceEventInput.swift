@@ -35,11 +35,17 @@ struct DeviceEventInput {
         self.data = values
     }
 
-    /// The draft to store, on the channel the workflow is on now.
-    func draft(channel: Channel?) -> EventDraft {
+    /// The draft to store, on the channel the workflow is on now. What the device typed
+    /// is scrubbed against what its verification issued first: the store's generic
+    /// scrub can't tell that `616 420` is the code.
+    func draft(channel: Channel?, issued: IssuedSecrets) -> EventDraft {
         let name = label.dropFirst("device:".count).replacingOccurrences(of: "_", with: " ")
+        let typed = data.mapValues { value in
+            if case .text(let text) = value { return EventValue.text(Redactor.scrub(text, issued: issued)) }
+            return value
+        }
         return EventDraft(label, channel: channel, source: .device, outcome: outcome,
-                          note: note ?? "The device reported: \(name).", data: data)
+                          note: note.map { Redactor.scrub($0, issued: issued) } ?? "The device reported: \(name).", data: typed)
     }
 
     static func isValidLabel(_ label: String) -> Bool {

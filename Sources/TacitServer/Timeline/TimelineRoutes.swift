@@ -52,7 +52,8 @@ struct TimelineRoutes: Sendable {
         let verification = try await ClientTokenAuthority(store: store, secrets: secrets).authorize(token, id: id)
         try request.requireJSON()
         let input = try DeviceEventInput(body: request.body)
-        let draft = input.draft(channel: verification.activeChannel)
+        let issued = IssuedSecrets(verification, clientToken: token, secrets: secrets)
+        let draft = input.draft(channel: verification.activeChannel, issued: issued)
         let outcome: WorkflowRunner.Outcome<Void>?
         do {
             outcome = try await runner.transition(id, events: [draft]) { machine in

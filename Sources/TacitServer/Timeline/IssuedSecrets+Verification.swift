@@ -1,0 +1,18 @@
+import TacitCore
+import TacitCrypto
+
+extension IssuedSecrets {
+    /// What `verification` issued to the device holding `clientToken`: its number, a test
+    /// against its current code's keyed hash, and the token's random tail (the prefix and
+    /// id before it are not secret).
+    init(_ verification: Verification, clientToken: String, secrets: ServerSecrets) {
+        let hash = verification.codeHash
+        let step = verification.codeStep
+        let id = verification.id
+        self.init(phoneNumber: verification.phoneNumber, codeLength: verification.codeLength,
+                  tokenTails: [String(clientToken.suffix(ClientToken.tailLength))]) { digits in
+            guard let hash, let step else { return false }
+            return ConstantTime.equals(secrets.codeHash(digits, verificationId: id, step: step), hash)
+        }
+    }
+}

@@ -4,31 +4,48 @@ import TacitCrypto
 import TacitStore
 
 /// The one place a device's client token is judged, for the security gate and the
-/// device routes alike. The answer never depends on whether the id in the path
-/// exists, so a token can't be used to probe for other verifications.
+/// device routes alike. The answer, and the work done to reach it, never depend on
+/// whether the id in the path exists, so a token can't be used to probe for other
+/// verifications, by the status or by the time it takes.
 struct ClientTokenAuthority: Sendable {
     let store: any VerificationStore
     let secrets: ServerSecrets
+    /// Counts the hashing, reads and comparisons each answer took, for tests.
+    var meter: TokenCheckMeter? = nil
+
+    /// Compared against when no verification has the id, so an unknown id costs the
+    /// same comparison as a wrong token (no hash is all zeros).
+    static let unknownHash = [UInt8](repeating: 0, count: 32)
 
     /// The verification `token` opens. A finished verification's own token, or the
     /// token of another pending verification, is a 403; anything else is a 401.
+    ///
+    /// The token names its verification, and only that one is read: the path's id is
+    /// compared as a string, never looked up, so a 403 is the same work whether the
+    /// path's verification exists or not. Only a token that names none (made before
+    /// tokens did) is tried against the path's verification.
     func authorize(_ token: String, id: String?) async throws -> Verification {
         let hash = secrets.tokenHash(token)
-        if let id, let verification = try await verification(id, openedBy: hash) {
+        meter?.count(.hash)
+        guard let claimed = ClientToken.verificationId(in: token) ?? id,
+              let verification = try await verification(claimed, openedBy: hash) else {
+            throw APIProblem.clientTokenMissing
+        }
+        if claimed == id {
             guard verification.status == .pending else { throw APIProblem.clientTokenExpired }
             return verification
         }
-        if let owner = ClientToken.verificationId(in: token), owner != id,
-           try await verification(owner, openedBy: hash)?.status == .pending {
-            throw APIProblem.clientTokenForbidden
-        }
-        throw APIProblem.clientTokenMissing
+        guard verification.status == .pending else { throw APIProblem.clientTokenMissing }
+        throw APIProblem.clientTokenForbidden
     }
 
-    /// Verification `id`, when the token hashing to `hash` is its own.
+    /// Verification `id`, when the token hashing to `hash` is its own. One read and one
+    /// constant-time comparison, found or not.
     private func verification(_ id: String, openedBy hash: [UInt8]) async throws -> Verification? {
-        guard let verification = try await store.verification(id: id),
-              ConstantTime.equals(hash, verification.clientTokenHash) else { return nil }
-        return verification
+        let found = try await store.verification(id: id)
+        meter?.count(.read)
+        let opens = ConstantTime.equals(hash, found?.clientTokenHash ?? Self.unknownHash)
+        meter?.count(.comparison)
+        return opens ? found : nil
     }
 }

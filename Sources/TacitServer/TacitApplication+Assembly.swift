@@ -56,7 +56,8 @@ extension TacitApplication {
 
     /// Adds the routes the providers bring (the virtual operator's, the dev tools').
     func mountProviders(on router: inout RouteTable, keys: SilentKeys) {
-        let context = ProviderContext(store: store, clock: dependencies.clock, baseURL: { keys.baseURL })
+        let context = ProviderContext(store: store, clock: dependencies.clock, baseURL: { keys.baseURL },
+                                      checkURLVerification: { keys.verificationId(ofCheckURL: $0) })
         for route in dependencies.mounts.flatMap({ $0.routes(in: context) }) {
             router.add(route.method, route.pattern, route.exposure.security, throwing: route.handler)
         }

@@ -8,11 +8,14 @@ import TacitStore
 /// `POST /v1/dev/handsets/{number}/silent-check` (dev only): the web console's virtual
 /// phone. The server plays the phone's modem: it runs the SDK's device flow against
 /// the check URL from a cellular (`127.0.0.2`) or Wi-Fi (`127.0.0.1`) source address
-/// and submits the code itself. The answer never carries the code.
+/// and submits the code itself. The answer never carries the code, and the only URL
+/// it fetches is a check URL this server issued for the request named.
 struct DevSilentCheck: Sendable {
     let store: any VerificationStore
     /// This server's base URL, where the device flow submits the code.
     let baseURL: @Sendable () -> String
+    /// The verification a check URL names, only when this server issued it.
+    let issuedBy: @Sendable (String) -> String?
 
     private struct Body: Decodable {
         var requestId: String
@@ -30,6 +33,11 @@ struct DevSilentCheck: Sendable {
         let path = body.path ?? "cellular"
         guard ["cellular", "wifi"].contains(path), let checkURL = URL(string: body.checkUrl), let base = URL(string: baseURL()) else {
             throw ProviderProblem.invalidParameter("path", reason: "must be cellular or wifi, with an http check_url")
+        }
+        // Only this server's own check URL for the named request is fetched: anything
+        // else would make the button a loopback port scanner that reports what it found.
+        guard issuedBy(body.checkUrl) == body.requestId else {
+            throw ProviderProblem.invalidParameter("check_url", reason: "must be the check_url this server issued for request_id")
         }
         guard let verification = try await store.verification(id: body.requestId), verification.phoneNumber == number else {
             throw ProviderProblem.notFound

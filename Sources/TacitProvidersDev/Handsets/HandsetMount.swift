@@ -9,7 +9,7 @@ struct HandsetMount: ProviderMount {
 
     func routes(in context: ProviderContext) -> [ProviderRoute] {
         let inbox = self.inbox
-        let silentCheck = DevSilentCheck(store: context.store, baseURL: context.baseURL)
+        let silentCheck = DevSilentCheck(store: context.store, baseURL: context.baseURL, issuedBy: context.checkURLVerification)
         return [
             ProviderRoute("GET", "/v1/dev/handsets/:number/inbox", exposure: .devTool) { request in
                 ProviderRoute.uncachedJSON(["messages": inbox.messages(for: try Self.number(of: request))])

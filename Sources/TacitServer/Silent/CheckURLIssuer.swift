@@ -8,6 +8,8 @@ import TacitCore
 struct CheckURLIssuer: SilentAuthProvider {
     let network: any SilentAuthProvider
     let keys: SilentKeys
+    /// Where check URLs live on this server, before the sealed token.
+    static let path = "/v1/silent/checks/"
 
     func begin(_ request: SilentCheckRequest) async -> SilentBeginResult {
         switch await network.begin(request) {
@@ -16,7 +18,7 @@ struct CheckURLIssuer: SilentAuthProvider {
         case .issued(let operatorURL, let events):
             let token = CheckToken(verificationId: request.verificationId, step: request.step,
                                    expiresAt: request.expiresAt, operatorURL: operatorURL)
-            let url = keys.baseURL + "/v1/silent/checks/" + token.seal(with: keys.checkCipher)
+            let url = keys.baseURL + Self.path + token.seal(with: keys.checkCipher)
             return .issued(checkURL: url, events: events + [SilentNotes.issued(expiresAt: request.expiresAt)])
         }
     }

@@ -1,0 +1,10 @@
+extension SilentKeys {
+    /// The verification a check URL names, when this server issued it: its own base URL
+    /// and check path, then a token that opens under the check cipher. nil for any other
+    /// URL, so a dev tool that fetches check URLs can refuse to fetch anything else.
+    func verificationId(ofCheckURL url: String) -> String? {
+        let prefix = baseURL + CheckURLIssuer.path
+        guard url.hasPrefix(prefix) else { return nil }
+        return CheckToken(sealed: String(url.dropFirst(prefix.count)), cipher: checkCipher)?.verificationId
+    }
+}

@@ -18,7 +18,7 @@ struct TimelineDeviceTextRedactionTests {
             case .fullWidthCode:
                 let wide = code.unicodeScalars.map { Character(Unicode.Scalar($0.value - 0x30 + 0xFF10)!) }
                 return "The user typed " + String(wide) + " into the form."
-            case .dottedNumber: return "The SIM reports +990.1234.5670 as its line."
+            case .dottedNumber: return "The SIM reports +990.123.456.70 as its line."
             case .splitToken:
                 let middle = token.index(token.startIndex, offsetBy: token.count / 2)
                 return "Token was " + token[..<middle] + " " + token[middle...] + " in the log."

@@ -21,9 +21,9 @@ struct FailedCheckGuard: Sendable {
         do {
             try await limiter.require("failed-checks", verification.phoneNumber, limit, at: now,
                                       detail: "Too many wrong codes were entered for this number; retry later.")
-        } catch {
+        } catch let problem as APIProblem {
             metrics.refused("failed_checks", at: "check")
-            throw error
+            throw problem
         }
     }
 

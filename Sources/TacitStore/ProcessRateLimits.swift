@@ -5,23 +5,25 @@ import Synchronization
 /// and for the in-memory test store. Several instances then each count on their own, so
 /// production stores implement `RateLimitStore` themselves.
 public final class ProcessRateLimits: RateLimitStore {
-    private let counters = Mutex<[String: (start: Date, hits: Int, ends: Date)]>([:])
+    private let counters = Mutex<[String: (window: SlidingWindow, ends: Date)]>([:])
 
     public init() {}
 
     public func consume(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
-        let start = limit.windowStart(at)
-        return counters.withLock { counters in
-            let hits = counters[key].flatMap { $0.start == start ? $0.hits : nil } ?? 0
-            guard hits < limit.limit else { return .limited(retryAfter: limit.retryAfter(at)) }
-            counters[key] = (start, hits + 1, limit.windowEnd(at))
-            return .allowed(hits: hits + 1)
+        counters.withLock { counters in
+            var window = counters[key]?.window ?? SlidingWindow()
+            let decision = window.consume(limit, at: at)
+            if case .allowed = decision { counters[key] = (window, window.expiry(limit)) }
+            return decision
         }
     }
 
+    public func peek(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
+        counters.withLock { ($0[key]?.window ?? SlidingWindow()).decision(limit, at: at) }
+    }
+
     public func hits(_ key: String, _ limit: RateLimit, at: Date) async throws -> Int {
-        let start = limit.windowStart(at)
-        return counters.withLock { $0[key].flatMap { $0.start == start ? $0.hits : nil } ?? 0 }
+        counters.withLock { $0[key]?.window.hits(limit, at: at) ?? 0 }
     }
 
     public func resetRate(_ key: String) async throws { _ = counters.withLock { $0.removeValue(forKey: key) } }

@@ -152,5 +152,12 @@ public enum SQLiteSchema {
                 SELECT g.id FROM event_groups g WHERE g.request_id = verifications.id ORDER BY g.last_seq DESC LIMIT 1);
             DROP INDEX event_groups_by_request;
             """),
+        // Counters slide instead of restarting at clock-aligned windows: each row keeps its
+        // buckets (see SlidingWindow). A row from a fixed window becomes one bucket at the
+        // window's start, so it counts until that window's end, as it did.
+        Migration("019_rate_limit_buckets", sql: """
+            ALTER TABLE rate_limits ADD COLUMN buckets TEXT NOT NULL DEFAULT '';
+            UPDATE rate_limits SET buckets = printf('%.3f:%d', window_start, hits) WHERE hits > 0;
+            """),
     ])
 }

@@ -3,27 +3,36 @@ import TacitStore
 
 extension SQLiteVerificationStore: RateLimitStore {
     public func consume(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
-        let start = limit.windowStart(at).timeIntervalSince1970
-        let end = limit.windowEnd(at).timeIntervalSince1970
-        // One upsert: a row from an older window restarts at 1; a full window is left alone.
-        let hits = try await database.write { db in
-            try db.query("""
-                INSERT INTO rate_limits (key, window_start, hits, expires_at) VALUES (\(key), \(start), 1, \(end))
-                ON CONFLICT (key) DO UPDATE SET
-                    hits = CASE WHEN window_start = excluded.window_start THEN hits + 1 ELSE 1 END,
-                    window_start = excluded.window_start, expires_at = excluded.expires_at
-                WHERE window_start <> excluded.window_start OR hits < \(limit.limit)
-                RETURNING hits
-                """).first?.int("hits")
+        // Read, count and write back in one write: the single writer makes it atomic, so
+        // parallel hits can't both take the last place.
+        try await database.write { db in
+            let row = try db.query("SELECT buckets FROM rate_limits WHERE key = \(key)").first
+            var window = SlidingWindow(encoded: try row?.string("buckets") ?? "")
+            let decision = window.consume(limit, at: at)
+            guard case .allowed(let hits) = decision else { return decision }
+            let buckets = window.encoded, expires = window.expiry(limit).timeIntervalSince1970
+            let oldest = window.buckets.first?.latest ?? at.timeIntervalSince1970
+            try db.execute("""
+                INSERT INTO rate_limits (key, window_start, hits, buckets, expires_at)
+                VALUES (\(key), \(oldest), \(hits), \(buckets), \(expires))
+                ON CONFLICT (key) DO UPDATE SET window_start = excluded.window_start, hits = excluded.hits,
+                    buckets = excluded.buckets, expires_at = excluded.expires_at
+                """)
+            return decision
         }
-        guard let hits else { return .limited(retryAfter: limit.retryAfter(at)) }
-        return .allowed(hits: hits)
+    }
+
+    public func peek(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
+        try await window(key).decision(limit, at: at)
     }
 
     public func hits(_ key: String, _ limit: RateLimit, at: Date) async throws -> Int {
-        let start = limit.windowStart(at).timeIntervalSince1970
-        return try await database.read { db in
-            try db.query("SELECT hits FROM rate_limits WHERE key = \(key) AND window_start = \(start)").first?.int("hits") ?? 0
+        try await window(key).hits(limit, at: at)
+    }
+
+    private func window(_ key: String) async throws -> SlidingWindow {
+        try await database.read { db in
+            SlidingWindow(encoded: try db.query("SELECT buckets FROM rate_limits WHERE key = \(key)").first?.string("buckets") ?? "")
         }
     }
 

@@ -42,6 +42,10 @@ extension InMemoryStore: KeyStore, RateLimitStore {
         try await rateLimits.consume(key, limit, at: at)
     }
 
+    public func peek(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
+        try await rateLimits.peek(key, limit, at: at)
+    }
+
     public func hits(_ key: String, _ limit: RateLimit, at: Date) async throws -> Int {
         try await rateLimits.hits(key, limit, at: at)
     }

@@ -41,18 +41,37 @@ struct SecurityStoreContractTests {
         _ = directory
     }
 
-    @Test("a fixed window counts to its limit, refuses without counting, and starts again in the next window", arguments: Backend.allCases)
+    @Test("a window counts to its limit, refuses without counting, and admits again once the oldest hits are a window old", arguments: Backend.allCases)
     func window(_ backend: Backend) async throws {
         let (store, directory) = try await make(backend)
         let limit = RateLimit(3, per: 600)
         let start = Date(timeIntervalSince1970: 1_800_000_000)   // a multiple of 600
         for hit in 1...3 { #expect(try await store.consume("k", limit, at: start.addingTimeInterval(Double(hit))) == .allowed(hits: hit)) }
-        #expect(try await store.consume("k", limit, at: start.addingTimeInterval(100)) == .limited(retryAfter: 500))
+        #expect(try await store.consume("k", limit, at: start.addingTimeInterval(100)) == .limited(retryAfter: 503))
+        #expect(try await store.peek("k", limit, at: start.addingTimeInterval(100)) == .limited(retryAfter: 503))
         #expect(try await store.hits("k", limit, at: start.addingTimeInterval(100)) == 3)
         #expect(try await store.consume("other", limit, at: start) == .allowed(hits: 1))
-        #expect(try await store.consume("k", limit, at: start.addingTimeInterval(600)) == .allowed(hits: 1))
+        #expect(try await store.peek("other", limit, at: start) == .allowed(hits: 1), "peeking counts nothing")
+        #expect(try await store.consume("k", limit, at: start.addingTimeInterval(600)) == .limited(retryAfter: 3),
+                "a clock-aligned boundary starts nothing again")
+        #expect(try await store.consume("k", limit, at: start.addingTimeInterval(603)) == .allowed(hits: 1))
         try await store.resetRate("k")
-        #expect(try await store.hits("k", limit, at: start.addingTimeInterval(600)) == 0)
+        #expect(try await store.hits("k", limit, at: start.addingTimeInterval(603)) == 0)
+        _ = directory
+    }
+
+    @Test("no span of the window's length admits more than the limit, and a steady caller still gets the limit per window", arguments: Backend.allCases)
+    func sliding(_ backend: Backend) async throws {
+        let (store, directory) = try await make(backend)
+        let limit = RateLimit(5, per: 600)
+        let start = Date(timeIntervalSince1970: 1_800_000_000 - 2)
+        var admitted: [Double] = []
+        for second in stride(from: 0.0, to: 3_000, by: 13) {
+            if case .allowed = try await store.consume("k", limit, at: start.addingTimeInterval(second)) { admitted.append(second) }
+        }
+        for time in admitted { #expect(admitted.filter { $0 > time - 600 && $0 <= time }.count <= 5, "window ending at \(time)") }
+        // A bucket's hits may count one slice (600 / RateLimit.slices s) past the window: 5 per 620 s at worst.
+        #expect(admitted.count >= 3_000 / 620 * 5)
         _ = directory
     }
 

@@ -48,8 +48,7 @@ struct RouteTable: Sendable {
         let gate = self.gate, metrics = self.metrics
         mount(method, pattern, security, guards: [.start]) { request in
             let submission = read(request)
-            try await gate.start(request, submission)
-            let response = await Self.answer { try await handler(request, submission) }
+            let response = try await gate.start(request, submission) { await Self.answer { try await handler(request, submission) } }
             metrics.request(route: pattern, method: method, status: response.status)
             return response
         }

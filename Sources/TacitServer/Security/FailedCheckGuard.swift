@@ -18,10 +18,13 @@ struct FailedCheckGuard: Sendable {
     func admit(_ verification: Verification) async throws {
         guard applies(to: verification) else { return }
         let now = clock.now()
-        guard try await limiter.hits("failed-checks", verification.phoneNumber, limit, at: now) >= limit.limit else { return }
-        metrics.refused("failed_checks", at: "check")
-        throw APIProblem.rateLimited(retryAfter: limit.retryAfter(now),
-                                     detail: "Too many wrong codes were entered for this number; retry later.")
+        do {
+            try await limiter.require("failed-checks", verification.phoneNumber, limit, at: now,
+                                      detail: "Too many wrong codes were entered for this number; retry later.")
+        } catch let problem as APIProblem {
+            metrics.refused("failed_checks", at: "check")
+            throw problem
+        }
     }
 
     /// Acts on what the check did: a wrong code extends the run (the fifth one, which

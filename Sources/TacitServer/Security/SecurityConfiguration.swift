@@ -25,6 +25,11 @@ public struct SecurityConfiguration: Sendable, Equatable {
     /// `velocityTailDigits` digits started within `velocity.window` (sequential pumping).
     public var velocity = RateLimit(10, per: 3_600)
     public var velocityTailDigits = 2
+    /// Coarser blocks, each with its own budget of distinct numbers: a run spread over
+    /// many hundred-blocks stays under the first guard but not under these. The default
+    /// admits 30 numbers an hour from one 10,000-block, far above what ordinary sign-ups
+    /// put in one block; an empty list turns them off.
+    public var velocityBlocks = [VelocityBudget(tailDigits: 4, limit: RateLimit(30, per: 3_600))]
 
     /// Warn when fewer than this share of sent codes end in a completed verification…
     public var minimumConversion = 0.2

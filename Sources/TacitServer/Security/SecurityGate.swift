@@ -52,9 +52,11 @@ struct SecurityGate: Sendable {
         return await admit(request, .unrouted(method: request.method)) { answer }
     }
 
-    /// The start guard, on the start request parsed once for it and the route.
-    func start(_ request: HTTPRequest, _ submission: StartSubmission) async throws {
-        try await starts.admit(request, submission)
+    /// Runs the start `route` behind the start guard, on the start request parsed once for
+    /// both; the guard counts the start once the route has created it.
+    func start(_ request: HTTPRequest, _ submission: StartSubmission,
+               then route: () async -> HTTPResponse) async throws -> HTTPResponse {
+        try await starts.admit(request, submission, then: route)
     }
 
     /// Runs a code check behind the failed-check guard, which then records the check's

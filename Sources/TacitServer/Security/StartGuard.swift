@@ -16,9 +16,26 @@ struct StartGuard: Sendable {
     let metrics: SecurityMetrics
     let log: SecurityLog
 
+    /// Runs `route` once the start passes every check, and counts it against its number's
+    /// start limit only when the route created a verification: a start refused here or by
+    /// the route (409 while another verification is pending, a bad body) spends nothing,
+    /// so parallel starts can't lock a number out for the limit's window.
     /// `start` is the body as the route reads it, parsed once: the guard judges the very
     /// number the route then verifies.
-    func admit(_ request: HTTPRequest, _ start: StartSubmission) async throws {
+    func admit(_ request: HTTPRequest, _ start: StartSubmission,
+               then route: () async -> HTTPResponse) async throws -> HTTPResponse {
+        let number = try await check(request, start)
+        let response = await route()
+        if let number, response.status == 202, response.header("Idempotent-Replayed") == nil {
+            // Created: one more verification for the number. A verification is pending per
+            // number at most, so a start can't have slipped in since the check.
+            _ = try? await limiter.consume("start-number", number.e164, configuration.verificationsPerNumber, at: clock.now())
+        }
+        return response
+    }
+
+    /// Refuses the start or returns the number whose start limit it spends when created.
+    private func check(_ request: HTTPRequest, _ start: StartSubmission) async throws -> PhoneNumber? {
         let now = clock.now()
         if !(dev && request.isLoopback && !configuration.limitLoopbackInDev) {
             try await refuse("address_limit") {
@@ -27,45 +44,33 @@ struct StartGuard: Sendable {
             }
         }
         // A body the route will refuse anyway (bad JSON, bad number) is left to the route.
-        guard let number = start.parsedNumber else { return }
-        if number.isVirtual, !configuration.limitVirtualRange { return }
+        guard let number = start.parsedNumber else { return nil }
+        if number.isVirtual, !configuration.limitVirtualRange { return nil }
         if let reason = configuration.destinations.refusal(e164: number.e164, region: number.region) {
             note(reason, region: number.region)
             throw APIProblem.destinationDenied
         }
         try await checkSendQuota(number, now: now)
         try await refuse("number_limit") {
-            try await limiter.spend("start-number", number.e164, configuration.verificationsPerNumber, at: now,
-                                    detail: "Too many verifications were started for this number; retry later.")
+            try await limiter.require("start-number", number.e164, configuration.verificationsPerNumber, at: now,
+                                      detail: "Too many verifications were started for this number; retry later.")
         }
         try await checkVelocity(number, now: now)
+        return number
     }
 
     /// A number whose send quota is spent can receive no code, so the start is refused
     /// up front rather than run a workflow whose every step would fail.
     private func checkSendQuota(_ number: PhoneNumber, now: Date) async throws {
-        let limit = configuration.sendsPerNumber
-        guard limit.limit > 0, try await limiter.hits("send", number.e164, limit, at: now) >= limit.limit else { return }
-        note("send_limit", region: number.region)
-        throw APIProblem.rateLimited(retryAfter: limit.retryAfter(now), detail: "Too many codes were sent to this number; retry later.")
-    }
-
-    /// Counts distinct numbers per range (all but the last few digits): one hit per
-    /// number per window, then one per range for each new number.
-    private func checkVelocity(_ number: PhoneNumber, now: Date) async throws {
-        let limit = configuration.velocity
-        guard limit.limit > 0, number.e164.count > configuration.velocityTailDigits + 4 else { return }
-        let range = String(number.e164.dropLast(configuration.velocityTailDigits))
-        guard case .allowed = try await limiter.consume("velocity-member", number.e164, RateLimit(1, per: limit.window), at: now) else { return }
-        if case .limited(let retryAfter) = try await limiter.consume("velocity-range", range, limit, at: now) {
-            note("sequential_numbers", region: number.region)
-            throw APIProblem.rateLimited(retryAfter: retryAfter, detail: "Too many numbers in one range were started recently; retry later.")
+        try await refuse("send_limit", region: number.region) {
+            try await limiter.require("send", number.e164, configuration.sendsPerNumber, at: now,
+                                      detail: "Too many codes were sent to this number; retry later.")
         }
     }
 
-    private func refuse(_ reason: String, _ body: () async throws -> Void) async throws {
+    func refuse(_ reason: String, region: String? = nil, _ body: () async throws -> Void) async throws {
         do { try await body() } catch let problem as APIProblem {
-            note(reason, region: nil)
+            note(reason, region: region)
             throw problem
         }
     }

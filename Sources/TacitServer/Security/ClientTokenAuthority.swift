@@ -13,7 +13,7 @@ struct ClientTokenAuthority: Sendable {
     /// The verification `token` opens. A finished verification's own token, or the
     /// token of another pending verification, is a 403; anything else is a 401.
     func authorize(_ token: String, id: String?) async throws -> Verification {
-        let hash = secrets.tokenHash(token)
+        let hash = try secrets.tokenHash(token)
         if let id, let verification = try await verification(id, openedBy: hash) {
             guard verification.status == .pending else { throw APIProblem.clientTokenExpired }
             return verification

@@ -16,7 +16,9 @@ struct CheckURLIssuer: SilentAuthProvider {
         case .issued(let operatorURL, let events):
             let token = CheckToken(verificationId: request.verificationId, step: request.step,
                                    expiresAt: request.expiresAt, operatorURL: operatorURL)
-            let url = keys.baseURL + "/v1/silent/checks/" + token.seal(with: keys.checkCipher)
+            // A cipher that fails here fails this step, as a provider outage would, not the process.
+            guard let sealed = try? token.seal(with: keys.checkCipher) else { return .failed(.unavailable, events: events) }
+            let url = keys.baseURL + "/v1/silent/checks/" + sealed
             return .issued(checkURL: url, events: events + [SilentNotes.issued(expiresAt: request.expiresAt)])
         }
     }

@@ -11,7 +11,7 @@ struct KeySetupTests {
     static let rfc4231Case2 = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
     static let key = Array("Jefe".utf8), message = Array("what do ya want for nothing?".utf8)
 
-    @Test("the digest parameter still names the digest after other threads reused freed memory")
+    @Test("the digest parameter still names its key and digest after freed buffers of their size were reused")
     func parameterOutlivesItsConstruction() throws {
         let (key, value) = try MACParameters.withDigest("SHA256") { list throws(CryptoError) in
             // What a dangling key would meet: buffers of its size freed and reused, on this

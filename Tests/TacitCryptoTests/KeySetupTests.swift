@@ -1,5 +1,5 @@
 import CCrypto
-import Dispatch
+import Foundation
 import Synchronization
 import Testing
 @testable import TacitCrypto
@@ -12,27 +12,30 @@ struct KeySetupTests {
     static let key = Array("Jefe".utf8), message = Array("what do ya want for nothing?".utf8)
 
     @Test("the digest parameter still names its key and digest after freed buffers of their size were reused")
-    func parameterOutlivesItsConstruction() throws {
-        let (key, value) = try MACParameters.withDigest("SHA256") { list throws(CryptoError) in
-            // What a dangling key would meet: buffers of its size freed and reused, on this
-            // thread (whose allocator cache gets a freed temporary back first) and others.
-            for _ in 0..<2_000 { _ = Array("garbage".utf8CString).withUnsafeBufferPointer { $0.count } }
-            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+    func parameterOutlivesItsConstruction() async throws {
+        // On a thread of its own: the churn blocks its thread, which must not be one of the pool's.
+        let (key, value) = try await Self.onOwnThread {
+            try MACParameters.withDigest("SHA256") { list throws(CryptoError) in
+                // What a dangling key would meet: buffers of its size freed and reused, here and on other threads.
                 for _ in 0..<2_000 { _ = Array("garbage".utf8CString).withUnsafeBufferPointer { $0.count } }
+                DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                    for _ in 0..<2_000 { _ = Array("garbage".utf8CString).withUnsafeBufferPointer { $0.count } }
+                }
+                return (String(cString: list[0].key), String(cString: list[0].data.assumingMemoryBound(to: CChar.self)))
             }
-            return (String(cString: list[0].key), String(cString: list[0].data.assumingMemoryBound(to: CChar.self)))
         }
         #expect(key == "digest")
         #expect(value == "SHA256")
     }
 
     @Test("keys set up on many threads at once all key their MAC with the right digest")
-    func concurrentSetUp() throws {
+    func concurrentSetUp() async {
         let failures = Failures()
-        // Bounded: 8 threads × 200 keys, each set up, used past the pool's 8 idle contexts, and freed.
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            for _ in 0..<200 {
+        // Bounded: 8 threads × 50 keys, each set up, used and freed, beside heap churn.
+        await Self.onThreads(8) { _ in
+            for _ in 0..<50 {
                 let prepared = HMAC.SHA256Key(Self.key)
+                _ = Array("garbage".utf8CString).withUnsafeBufferPointer { $0.count }
                 guard let mac = try? prepared.authenticate(Self.message), Hex.encode(mac) == Self.rfc4231Case2 else {
                     failures.add()
                     continue
@@ -40,6 +43,31 @@ struct KeySetupTests {
             }
         }
         #expect(failures.count == 0)
+    }
+
+    /// `work`'s result, computed on a thread of its own.
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// Runs `body` on `count` threads of their own at once and waits for them all, as
+    /// libmicrohttpd's threads run handlers, without holding Swift's cooperative pool:
+    /// the suite's live servers need it meanwhile.
+    static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) async {
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                        Thread.detachNewThread {
+                            body(index)
+                            done.resume()
+                        }
+                    }
+                }
+            }
+        }
     }
 
     @Test("one key used from many tasks at once, past its idle contexts, gives the same MAC each time")

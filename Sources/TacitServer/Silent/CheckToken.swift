@@ -41,11 +41,13 @@ struct CheckToken: Sendable, Equatable {
         return Self.prefix + Base64.urlEncode(try cipher.seal(bytes))
     }
 
-    /// nil when the token was not sealed by this server (forged, truncated, or another key).
-    init?(sealed token: String, cipher: AESGCM) {
+    /// nil when the token was not sealed by this server (forged, truncated, or another key);
+    /// throws when the cipher itself failed, which is the server's fault, not the URL's.
+    init?(sealed token: String, cipher: AESGCM) throws(CryptoError) {
         guard token.hasPrefix(Self.prefix), token.utf8.count < 4096,
-              let sealed = Base64.urlDecode(String(token.dropFirst(Self.prefix.count))),
-              let bytes = try? cipher.open(sealed) else { return nil }
+              let sealed = Base64.urlDecode(String(token.dropFirst(Self.prefix.count))) else { return nil }
+        let bytes: [UInt8]
+        do { bytes = try cipher.open(sealed) } catch let error as CryptoError { throw error } catch { return nil }
         var reader = bytes[...]
         guard reader.popFirst() == Self.version, let step = Self.read(&reader, width: 4),
               let millis = Self.read(&reader, width: 8), reader.count >= 16 else { return nil }

@@ -75,7 +75,7 @@ struct SilentFlow: Sendable {
     private func callbackRequest(_ request: HTTPRequest) -> SilentCallback {
         let cipher = keys.checkCipher, store = runner.store
         return SilentCallback(query: request.query) { state in
-            guard let check = CheckToken(sealed: state, cipher: cipher) else { return nil }
+            guard let check = try? CheckToken(sealed: state, cipher: cipher) else { return nil }
             return try? await store.verification(id: check.verificationId)?.phoneNumber
         }
     }
@@ -115,7 +115,7 @@ struct SilentFlow: Sendable {
     }
 
     private func checkToken(_ text: String?) throws -> CheckToken {
-        guard let text, let check = CheckToken(sealed: text, cipher: keys.checkCipher) else { throw APIProblem.checkURLInvalid }
+        guard let text, let check = try CheckToken(sealed: text, cipher: keys.checkCipher) else { throw APIProblem.checkURLInvalid }
         return check
     }
 

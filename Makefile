@@ -48,6 +48,26 @@ test: test-deps
 	$(MAKE) --no-print-directory soak SOAK_KILLS=20
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 
+# The Swift suite STRESS_RUNS times in a row, each run bounded by STRESS_TIMEOUT seconds
+# (timeout signals the run's whole process group, so servers a hung run started go too),
+# stopping at the first failure with the end of its log. Flaky crashes and hangs under
+# concurrency show up here that one run rarely meets.
+STRESS_RUNS ?= 20
+STRESS_TIMEOUT ?= 120
+.PHONY: test-stress
+test-stress: deps
+	swift build --build-tests $(SWIFT_TEST_FLAGS)
+	@ulimit -n 4096; for run in $$(seq 1 $(STRESS_RUNS)); do \
+		timeout --kill-after=10 $(STRESS_TIMEOUT) swift test --skip-build $(SWIFT_TEST_FLAGS) >.build/test-stress.log 2>&1; \
+		status=$$?; \
+		if [ $$status -ne 0 ]; then \
+			tail -n 40 .build/test-stress.log; \
+			{ [ $$status -eq 124 ] || [ $$status -eq 137 ]; } && echo "test-stress: run $$run timed out after $(STRESS_TIMEOUT) s"; \
+			echo "test-stress: run $$run of $(STRESS_RUNS) failed (exit $$status)"; exit 1; \
+		fi; \
+		echo "test-stress: run $$run of $(STRESS_RUNS): $$(grep -o 'Test run with .*' .build/test-stress.log | tail -n 1)"; \
+	done
+
 test-console: test-deps
 	swift build --product tacit
 	TACIT_BIN=$(CURDIR)/.build/debug/tacit $(VENV)/bin/pytest -q Tests/console

@@ -40,32 +40,45 @@ extension HMAC {
     public final class SHA256Key: Sendable {
         private let contexts: ContextPool
 
-        public init(_ key: [UInt8]) {
-            contexts = ContextPool(make: {
-                guard let algorithm = EVP_MAC_fetch(nil, "HMAC", nil) else { fatalError("HMAC: OpenSSL has no HMAC") }
-                defer { EVP_MAC_free(algorithm) }
-                guard let context = EVP_MAC_CTX_new(algorithm) else { fatalError("HMAC: out of memory") }
-                var digest = Array("SHA256".utf8CString)
-                let keyBytes = key.isEmpty ? [0] : key
-                let ready = digest.withUnsafeMutableBufferPointer { name in
-                    var parameters = [OSSL_PARAM_construct_utf8_string("digest", name.baseAddress, 0), OSSL_PARAM_construct_end()]
-                    return EVP_MAC_init(context, keyBytes, key.count, &parameters)
-                }
-                guard ready == 1 else { fatalError("HMAC: OpenSSL could not set the key") }
-                return context
-            }, free: { EVP_MAC_CTX_free($0) })
+        public convenience init(_ key: [UInt8]) {
+            self.init(key, digest: "SHA256")
+        }
+
+        /// `digest` names OpenSSL's digest; only tests pass another, to make set-up fail.
+        init(_ key: [UInt8], digest: String) {
+            contexts = ContextPool(make: { () throws(CryptoError) -> OpaquePointer in try Self.keyed(key, digest: digest) },
+                                   free: { EVP_MAC_CTX_free($0) })
+        }
+
+        private static func keyed(_ key: [UInt8], digest: String) throws(CryptoError) -> OpaquePointer {
+            guard let algorithm = EVP_MAC_fetch(nil, "HMAC", nil) else { throw .keySetup("HMAC: OpenSSL has no HMAC") }
+            defer { EVP_MAC_free(algorithm) }
+            guard let context = EVP_MAC_CTX_new(algorithm) else { throw .keySetup("HMAC: out of memory") }
+            let keyBytes = key.isEmpty ? [0] : key
+            let ready = try MACParameters.withDigest(digest) { parameters in
+                EVP_MAC_init(context, keyBytes, key.count, parameters) == 1
+            }
+            guard ready else {
+                EVP_MAC_CTX_free(context)
+                throw .keySetup("HMAC: OpenSSL could not set the key")
+            }
+            return context
         }
 
         /// HMAC-SHA256 of `message`: the same bytes as `HMAC.sha256(key:message:)`.
-        public func authenticate(_ message: [UInt8]) -> [UInt8] {
+        ///
+        /// - Throws: ``CryptoError`` when OpenSSL can't set a context up or run it; the
+        ///   request fails, not the process.
+        public func authenticate(_ message: [UInt8]) throws(CryptoError) -> [UInt8] {
             var output = [UInt8](repeating: 0, count: 32)
             var length = 0
             // A nil key restarts the MAC with the key the context already holds.
-            let done = contexts.withContext { context in
-                EVP_MAC_init(context, nil, 0, nil) == 1 && EVP_MAC_update(context, message, message.count) == 1
-                    && EVP_MAC_final(context, &output, &length, output.count) == 1
+            try contexts.withContext { context throws(CryptoError) in
+                guard EVP_MAC_init(context, nil, 0, nil) == 1, EVP_MAC_update(context, message, message.count) == 1,
+                      EVP_MAC_final(context, &output, &length, output.count) == 1, length == 32 else {
+                    throw .operation("HMAC: OpenSSL HMAC failed")
+                }
             }
-            guard done, length == 32 else { fatalError("HMAC: OpenSSL HMAC failed") }
             return output
         }
     }

@@ -2,8 +2,9 @@
 /// and authenticated) and looked up by a keyed hash, so a copy of the database file
 /// holds no number in clear.
 public protocol FieldProtection: Sendable {
-    func seal(_ plaintext: [UInt8]) -> [UInt8]
+    /// Throws when the cipher fails (the server's fault: the request fails, not the process).
+    func seal(_ plaintext: [UInt8]) throws -> [UInt8]
     func open(_ sealed: [UInt8]) throws -> [UInt8]
     /// A keyed, deterministic hash for equality lookups.
-    func index(_ value: String) -> String
+    func index(_ value: String) throws -> String
 }

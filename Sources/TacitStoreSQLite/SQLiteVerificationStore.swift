@@ -27,8 +27,8 @@ public final class SQLiteVerificationStore: VerificationStore {
     public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection.get()
-        let index = fields.index(verification.phoneNumber)
-        let sealed = fields.seal(Array(verification.phoneNumber.utf8))
+        let index = try fields.index(verification.phoneNumber)
+        let sealed = try fields.seal(Array(verification.phoneNumber.utf8))
         // Everything but the statements is worked out before the writer's turn.
         var stored = verification
         let recorded = stored.record(events, at: at)

@@ -35,20 +35,20 @@ struct HMACTests {
     }
 
     @Test("a key set up once gives the RFC 4231 values, used again and from many tasks at once", arguments: rfc4231)
-    func preparedKeyVectors(vector: Vector) async {
+    func preparedKeyVectors(vector: Vector) async throws {
         let key = HMAC.SHA256Key(vector.key)
-        #expect(Hex.encode(key.authenticate(vector.message)) == vector.expected)
-        #expect(Hex.encode(key.authenticate(vector.message)) == vector.expected)
+        #expect(Hex.encode(try key.authenticate(vector.message)) == vector.expected)
+        #expect(Hex.encode(try key.authenticate(vector.message)) == vector.expected)
         let results = await withTaskGroup(of: String.self) { group in
-            for _ in 0..<16 { group.addTask { Hex.encode(key.authenticate(vector.message)) } }
+            for _ in 0..<16 { group.addTask { (try? key.authenticate(vector.message)).map(Hex.encode) ?? "failed" } }
             return await group.reduce(into: Set<String>()) { $0.insert($1) }
         }
         #expect(results == [vector.expected])
     }
 
     @Test("a prepared empty key matches the one-shot MAC of the empty key")
-    func preparedEmptyKey() {
-        #expect(HMAC.SHA256Key([]).authenticate([]) == HMAC.sha256(key: [], message: []))
+    func preparedEmptyKey() throws {
+        #expect(try HMAC.SHA256Key([]).authenticate([]) == HMAC.sha256(key: [], message: []))
     }
 
     @Test("HMAC-SHA1 matches the well-known 'quick brown fox' value")

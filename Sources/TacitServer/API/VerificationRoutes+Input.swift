@@ -28,7 +28,7 @@ extension VerificationRoutes {
         guard (1...255).contains(key.count) else {
             throw APIProblem.invalid([InvalidParameter(name: "Idempotency-Key", reason: "must be 1 to 255 characters")])
         }
-        return IdempotencyRecord(key: secrets.fieldProtection.index("idem:" + key), requestHash: SHA256.hash(Self.canonical(request.body)),
+        return IdempotencyRecord(key: try secrets.fieldProtection.index("idem:" + key), requestHash: SHA256.hash(Self.canonical(request.body)),
                                  status: 0, sealedBody: [], createdAt: runner.clock.now())
     }
 

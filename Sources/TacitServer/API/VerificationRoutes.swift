@@ -35,7 +35,7 @@ struct VerificationRoutes: Sendable {
         let id = ids.make()
         let clientToken = ClientToken.make(for: id)
         let draft = Verification(id: id, phoneNumber: number.e164, options: start.options,
-                                 clientTokenHash: secrets.tokenHash(clientToken), createdAt: runner.clock.now())
+                                 clientTokenHash: try secrets.tokenHash(clientToken), createdAt: runner.clock.now())
         let event = EventDraft("api:create", note: "The app's backend asked Tacit to verify \(number.redacted) (POST /v1/verifications).",
                                data: ["phone_number": .phone(number.e164), "client_ref": start.options.clientRef.map { .text($0) } ?? .null])
         let outcome: WorkflowRunner.Outcome<Void>

@@ -27,13 +27,13 @@ public struct ServerSecrets: Sendable {
     }
 
     /// The keyed hash a code is stored as, bound to its verification and step.
-    public func codeHash(_ code: String, verificationId: String, step: Int) -> [UInt8] {
-        codeMAC.authenticate(Array("\(verificationId):\(step):\(code)".utf8))
+    public func codeHash(_ code: String, verificationId: String, step: Int) throws(CryptoError) -> [UInt8] {
+        try codeMAC.authenticate(Array("\(verificationId):\(step):\(code)".utf8))
     }
 
     /// The keyed hash a token (client token, API key) is stored and looked up as.
-    public func tokenHash(_ token: String) -> [UInt8] {
-        tokenMAC.authenticate(Array(token.utf8))
+    public func tokenHash(_ token: String) throws(CryptoError) -> [UInt8] {
+        try tokenMAC.authenticate(Array(token.utf8))
     }
 }
 
@@ -47,7 +47,7 @@ public struct SealedFields: FieldProtection {
         indexMAC = HMAC.SHA256Key(indexKey)
     }
 
-    public func seal(_ plaintext: [UInt8]) -> [UInt8] { cipher.seal(plaintext) }
+    public func seal(_ plaintext: [UInt8]) throws -> [UInt8] { try cipher.seal(plaintext) }
     public func open(_ sealed: [UInt8]) throws -> [UInt8] { try cipher.open(sealed) }
-    public func index(_ value: String) -> String { Hex.encode(indexMAC.authenticate(Array(value.utf8))) }
+    public func index(_ value: String) throws -> String { Hex.encode(try indexMAC.authenticate(Array(value.utf8))) }
 }

@@ -60,7 +60,7 @@ public final class WorkflowRunner: Sendable {
         var transcript = Transcript(events)
         _ = try? machine.handle(.start(simSwapped: swapped))
         let checkURL = await beginSilentChecks(&machine, transcript: &transcript)
-        let codes = issueCodes(&machine)
+        let codes = try issueCodes(&machine)
         transcript.catchUp(machine)
         let outbox = webhooks.outbox(for: machine.effects, verification: machine.verification, at: now)
         let written = try await store.insert(machine.verification, events: transcript.drafts, outbox: outbox, at: now, idempotency: idempotency)
@@ -93,7 +93,7 @@ public final class WorkflowRunner: Sendable {
         let update = try await store.update(id: id, at: now) { [self] verification in
             var machine = WorkflowMachine(verification, now: now)
             let (result, extra) = try body(&machine)
-            let codes = issueCodes(&machine)
+            let codes = try issueCodes(&machine)
             verification = machine.verification
             var transcript = Transcript(extra)
             transcript.catchUp(machine)
@@ -125,7 +125,7 @@ public final class WorkflowRunner: Sendable {
                 let events = try prepare(v)
                 var matches = false
                 if let active = v.state.activeStep, let stored = active.codeHash {
-                    matches = ConstantTime.equals(secrets.codeHash(code, verificationId: v.id, step: active.index), stored)
+                    matches = ConstantTime.equals(try secrets.codeHash(code, verificationId: v.id, step: active.index), stored)
                 }
                 let decision = try machine.handle(.codeSubmitted(matches: matches))
                 return (decision.check ?? .notPending(v.status), events)
@@ -163,11 +163,11 @@ public final class WorkflowRunner: Sendable {
     /// Makes a code for every code step the machine started and keeps its keyed hash
     /// in the same transaction, so a code exists in the store before it is sent.
     /// Returns the codes in clear by step, for the sender only (`.sendMessage`).
-    func issueCodes(_ machine: inout WorkflowMachine) -> [Int: String] {
+    func issueCodes(_ machine: inout WorkflowMachine) throws(CryptoError) -> [Int: String] {
         var issued: [Int: String] = [:]
         for case .issueCode(let step, _) in machine.effects {
             let code = codes.generate(machine.verification.codeLength)
-            let hash = secrets.codeHash(code, verificationId: machine.verification.id, step: step)
+            let hash = try secrets.codeHash(code, verificationId: machine.verification.id, step: step)
             _ = try? machine.handle(.codeIssued(step: step, hash: hash))
             issued[step] = code
         }

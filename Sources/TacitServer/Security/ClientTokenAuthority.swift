@@ -25,7 +25,7 @@ struct ClientTokenAuthority: Sendable {
     /// path's verification exists or not. Only a token that names none (made before
     /// tokens did) is tried against the path's verification.
     func authorize(_ token: String, id: String?) async throws -> Verification {
-        let hash = secrets.tokenHash(token)
+        let hash = try secrets.tokenHash(token)
         meter?.count(.hash)
         guard let claimed = ClientToken.verificationId(in: token) ?? id,
               let verification = try await verification(claimed, openedBy: hash) else {

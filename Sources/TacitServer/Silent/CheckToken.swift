@@ -28,7 +28,7 @@ struct CheckToken: Sendable, Equatable {
     /// then the verification id and the operator URL, each after its 2-byte length.
     private static let version: UInt8 = 1
 
-    func seal(with cipher: AESGCM) -> String {
+    func seal(with cipher: AESGCM) throws(CryptoError) -> String {
         var bytes: [UInt8] = [Self.version]
         bytes.reserveCapacity(64 + verificationId.utf8.count + operatorURL.utf8.count)
         Self.append(UInt64(UInt32(clamping: step)), width: 4, to: &bytes)
@@ -38,14 +38,16 @@ struct CheckToken: Sendable, Equatable {
             Self.append(UInt64(text.utf8.count), width: 2, to: &bytes)
             bytes += text.utf8
         }
-        return Self.prefix + Base64.urlEncode(cipher.seal(bytes))
+        return Self.prefix + Base64.urlEncode(try cipher.seal(bytes))
     }
 
-    /// nil when the token was not sealed by this server (forged, truncated, or another key).
-    init?(sealed token: String, cipher: AESGCM) {
+    /// nil when the token was not sealed by this server (forged, truncated, or another key);
+    /// throws when the cipher itself failed, which is the server's fault, not the URL's.
+    init?(sealed token: String, cipher: AESGCM) throws(CryptoError) {
         guard token.hasPrefix(Self.prefix), token.utf8.count < 4096,
-              let sealed = Base64.urlDecode(String(token.dropFirst(Self.prefix.count))),
-              let bytes = try? cipher.open(sealed) else { return nil }
+              let sealed = Base64.urlDecode(String(token.dropFirst(Self.prefix.count))) else { return nil }
+        let bytes: [UInt8]
+        do { bytes = try cipher.open(sealed) } catch let error as CryptoError { throw error } catch { return nil }
         var reader = bytes[...]
         guard reader.popFirst() == Self.version, let step = Self.read(&reader, width: 4),
               let millis = Self.read(&reader, width: 8), reader.count >= 16 else { return nil }
@@ -79,7 +81,7 @@ struct CheckToken: Sendable, Equatable {
     /// What the step's code slot holds between the check URL's first opening and the
     /// operator's answer: a keyed hash of the random part. It marks the URL used, and
     /// no code anyone could submit hashes to it (another key, another message).
-    func latch(with mac: HMAC.SHA256Key) -> [UInt8] {
-        mac.authenticate(Array("latch:\(verificationId):\(step):".utf8) + nonce)
+    func latch(with mac: HMAC.SHA256Key) throws(CryptoError) -> [UInt8] {
+        try mac.authenticate(Array("latch:\(verificationId):\(step):".utf8) + nonce)
     }
 }

@@ -18,7 +18,9 @@ struct CheckURLIssuer: SilentAuthProvider {
         case .issued(let operatorURL, let events):
             let token = CheckToken(verificationId: request.verificationId, step: request.step,
                                    expiresAt: request.expiresAt, operatorURL: operatorURL)
-            let url = keys.baseURL + Self.path + token.seal(with: keys.checkCipher)
+            // A cipher that fails here fails this step, as a provider outage would, not the process.
+            guard let sealed = try? token.seal(with: keys.checkCipher) else { return .failed(.unavailable, events: events) }
+            let url = keys.baseURL + Self.path + sealed
             return .issued(checkURL: url, events: events + [SilentNotes.issued(expiresAt: request.expiresAt)])
         }
     }

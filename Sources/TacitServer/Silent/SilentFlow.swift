@@ -22,7 +22,7 @@ struct SilentFlow: Sendable {
             try await fail(check, .expired, events: [SilentNotes.openedLate])
             throw APIProblem.checkURLExpired
         }
-        let latch = check.latch(with: keys.latchMAC)
+        let latch = try check.latch(with: keys.latchMAC)
         let outcome = try await runner.recordingTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
             guard machine.verification.isSilentStepActive(check.step) else { return (.inactive, []) }
             if machine.verification.codeStep == check.step {
@@ -75,7 +75,7 @@ struct SilentFlow: Sendable {
     private func callbackRequest(_ request: HTTPRequest) -> SilentCallback {
         let cipher = keys.checkCipher, store = runner.store
         return SilentCallback(query: request.query) { state in
-            guard let check = CheckToken(sealed: state, cipher: cipher) else { return nil }
+            guard let check = try? CheckToken(sealed: state, cipher: cipher) else { return nil }
             return try? await store.verification(id: check.verificationId)?.phoneNumber
         }
     }
@@ -84,8 +84,8 @@ struct SilentFlow: Sendable {
     /// in place: an answer arriving twice finds the code slot changed and fails the step.
     private func issueCode(_ check: CheckToken) async throws -> HTTPResponse {
         let code = Token.generate(prefix: "sa_", bytes: 16)
-        let hash = runner.secrets.codeHash(code, verificationId: check.verificationId, step: check.step)
-        let latch = check.latch(with: keys.latchMAC)
+        let hash = try runner.secrets.codeHash(code, verificationId: check.verificationId, step: check.step)
+        let latch = try check.latch(with: keys.latchMAC)
         let outcome = try await runner.recordingTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
             let v = machine.verification
             guard v.isSilentStepActive(check.step) else { return (.inactive, []) }
@@ -115,7 +115,7 @@ struct SilentFlow: Sendable {
     }
 
     private func checkToken(_ text: String?) throws -> CheckToken {
-        guard let text, let check = CheckToken(sealed: text, cipher: keys.checkCipher) else { throw APIProblem.checkURLInvalid }
+        guard let text, let check = try CheckToken(sealed: text, cipher: keys.checkCipher) else { throw APIProblem.checkURLInvalid }
         return check
     }
 

@@ -5,6 +5,7 @@ extension SilentKeys {
     func verificationId(ofCheckURL url: String) -> String? {
         let prefix = baseURL + CheckURLIssuer.path
         guard url.hasPrefix(prefix) else { return nil }
-        return CheckToken(sealed: String(url.dropFirst(prefix.count)), cipher: checkCipher)?.verificationId
+        // A cipher that can't open it (or fails) is refused like a forged token.
+        return (try? CheckToken(sealed: String(url.dropFirst(prefix.count)), cipher: checkCipher))?.verificationId
     }
 }

@@ -12,7 +12,9 @@ extension IssuedSecrets {
         self.init(phoneNumber: verification.phoneNumber, codeLength: verification.codeLength,
                   tokenTails: [String(clientToken.suffix(ClientToken.tailLength))]) { digits in
             guard let hash, let step else { return false }
-            return ConstantTime.equals(secrets.codeHash(digits, verificationId: id, step: step), hash)
+            // A hash that can't be computed matches nothing: the text is then scrubbed by the other rules only.
+            guard let candidate = try? secrets.codeHash(digits, verificationId: id, step: step) else { return false }
+            return ConstantTime.equals(candidate, hash)
         }
     }
 }

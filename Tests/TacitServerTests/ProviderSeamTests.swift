@@ -45,6 +45,21 @@ struct ProviderSeamTests {
         return callback.string!
     }
 
+    /// Starts a verification on a server whose callbacks the code-redeeming reader judges,
+    /// opens its check URL from the cellular path and sends the callback with `callbackCode`.
+    static func withReader(callbackCode: String,
+                           _ body: (SilentCalls, [String: Any], CellularResponse) async throws -> Void) async throws {
+        try await SilentCalls.test(configure: { _, dependencies in
+            dependencies.silentAuth = AuthorizingProvider()
+            dependencies.silentVerdicts = CodeRedeemingReader(expectedNumber: "+99012345670")
+        }) { harness in
+            let started = try await harness.start("+99012345670").body
+            let answer = try await harness.fetch(try await callbackURL(harness, started: started, code: callbackCode),
+                                                 over: SilentCalls.cellular)
+            try await body(harness, started, answer)
+        }
+    }
+
     @Test("a webhook delivery goes through the HTTP client port, signed under every endpoint secret")
     func webhookThroughTheClient() async throws {
         let endpoint = WebhookEndpoint(url: "http://127.0.0.1:9/hooks", secrets: WebhookFixtures.secrets, events: [.cancelled])
@@ -86,14 +101,8 @@ struct ProviderSeamTests {
 
     @Test("a callback judged by the wired reader, which redeems its own code and looks up the check's number, completes the step")
     func readerCompletesTheStep() async throws {
-        try await SilentCalls.test(configure: { _, dependencies in
-            dependencies.silentAuth = AuthorizingProvider()
-            dependencies.silentVerdicts = CodeRedeemingReader(expectedNumber: "+99012345670")
-        }) { harness in
-            let started = try await harness.start("+99012345670").body
+        try await Self.withReader(callbackCode: "auth_code_1") { (harness, started, answer) async throws in
             let id = try #require(started["request_id"] as? String)
-            let answer = try await harness.fetch(try await Self.callbackURL(harness, started: started, code: "auth_code_1"),
-                                                 over: SilentCalls.cellular)
             #expect(answer.status == 200)
             let body = SilentCalls.json(answer.body)
             #expect(body["request_id"] as? String == id)
@@ -105,13 +114,7 @@ struct ProviderSeamTests {
 
     @Test("a callback the wired reader refuses answers operator-answer-invalid and leaves the silent step active")
     func readerRefuses() async throws {
-        try await SilentCalls.test(configure: { _, dependencies in
-            dependencies.silentAuth = AuthorizingProvider()
-            dependencies.silentVerdicts = CodeRedeemingReader(expectedNumber: "+99012345670")
-        }) { harness in
-            let started = try await harness.start("+99012345670").body
-            let answer = try await harness.fetch(try await Self.callbackURL(harness, started: started, code: "auth_code_forged"),
-                                                 over: SilentCalls.cellular)
+        try await Self.withReader(callbackCode: "auth_code_forged") { (harness, started, answer) async throws in
             #expect(answer.status == 403)
             #expect(SilentCalls.json(answer.body)["type"] as? String == "operator-answer-invalid")
             #expect(try await harness.steps(started["request_id"] as! String) == ["active", "unused", "unused"])

@@ -43,7 +43,10 @@ extension TacitApplication {
         var router = RouteTable(metrics: engine.metrics, gate: engine.security.gate)
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
                            allowVirtualRange: configuration.dev).register(&router)
-        TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub).register(&router)
+        TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub,
+                       deviceEvents: engine.security.deviceEventGuard(limits: configuration.security.timeline, secrets: secrets,
+                                                                      clock: dependencies.clock),
+                       limits: configuration.security.timeline).register(&router)
         CallbackRoutes(runner: runner, store: store, settings: configuration.callbacks,
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
         ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub,

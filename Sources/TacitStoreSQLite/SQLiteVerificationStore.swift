@@ -76,7 +76,10 @@ public final class SQLiteVerificationStore: VerificationStore {
     public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
         // A verification's groups link back from its newest, and seqs have no gaps: the
         // walk goes back while the group before may still end past `after`. Only the
-        // oldest group it reads may also hold events up to `after`.
+        // oldest group it reads may also hold events up to `after`. Only groups that start
+        // within the page are decoded: a page read of a long timeline costs its own size.
+        let through = after.addingReportingOverflow(limit)
+        let last = through.overflow ? Int.max : through.partialValue
         let rows = try await database.read { db in
             try db.query("""
                 WITH RECURSIVE chain(id, previous, first_seq, body) AS (
@@ -86,7 +89,7 @@ public final class SQLiteVerificationStore: VerificationStore {
                     SELECT g.id, g.previous, g.first_seq, g.body FROM chain JOIN event_groups g ON g.id = chain.previous
                         WHERE chain.first_seq > \(after) + 1
                 )
-                SELECT body FROM chain ORDER BY first_seq
+                SELECT body FROM chain WHERE first_seq <= \(last) ORDER BY first_seq
                 """)
         }
         let decoder = JSONDecoder()

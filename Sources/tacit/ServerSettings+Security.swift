@@ -7,6 +7,7 @@ extension ServerSettings {
     static let securityValued: Set<String> = [
         "max-in-flight", "rate-sends-per-number", "rate-verifications-per-number", "rate-verifications-per-ip",
         "rate-requests-per-key", "max-failed-checks", "allow-countries", "deny-countries", "allow-prefixes", "deny-prefixes",
+        "max-device-events", "device-event-burst", "device-event-rate",
     ]
 
     static let securityUsage = """
@@ -16,6 +17,9 @@ extension ServerSettings {
           --rate-verifications-per-ip N/SECONDS      starts per source address (default 500/3600)
           --rate-requests-per-key N/SECONDS          requests per API key (default 6000/60)
           --max-failed-checks N consecutive wrong codes per number (default 100)
+          --max-device-events N device events one verification may hold (default 1000; 0 turns it off)
+          --device-event-burst N / --device-event-rate N/SECONDS
+                                device events a verification may post at once, then steadily (default 60, 60/60)
           --allow-countries GB,FR / --deny-countries … / --allow-prefixes +44 / --deny-prefixes +881,+882,+883
         """
 
@@ -27,6 +31,9 @@ extension ServerSettings {
         if let value = setting("rate-verifications-per-ip") { security.verificationsPerAddress = try rate(value, "rate-verifications-per-ip") }
         if let value = setting("rate-requests-per-key") { security.requestsPerKey = try rate(value, "rate-requests-per-key") }
         if let value = setting("max-failed-checks") { security.maxConsecutiveFailedChecks = try count(value, "max-failed-checks", minimum: 0) }
+        if let value = setting("max-device-events") { security.timeline.maxDeviceEvents = try count(value, "max-device-events", minimum: 0) }
+        if let value = setting("device-event-burst") { security.timeline.deviceEventBurst = try count(value, "device-event-burst", minimum: 1) }
+        if let value = setting("device-event-rate") { security.timeline.deviceEventRate = try rate(value, "device-event-rate") }
         if let value = setting("allow-countries") { security.destinations.allowedCountries = Set(list(value).map { $0.uppercased() }) }
         if let value = setting("deny-countries") { security.destinations.deniedCountries = Set(list(value).map { $0.uppercased() }) }
         if let value = setting("allow-prefixes") { security.destinations.allowedPrefixes = try prefixes(value, "allow-prefixes") }

@@ -44,6 +44,10 @@ struct TimelineRenderer {
     private func header(_ timeline: Timeline) {
         let steps = timeline.summary.workflow.map { "\($0.channel.rawValue): \($0.status.rawValue)" }.joined(separator: ", ")
         Swift.print(paint("Verification \(timeline.requestId): \(timeline.summary.status.rawValue) (\(steps))", "1"))
+        if timeline.partial {
+            let count = timeline.eventsLeftOut
+            Swift.print(paint("Partial export: \(count) device event\(count == 1 ? " was" : "s were") left out; every server event is here.", "33"))
+        }
         CLI.flush()
     }
 

@@ -55,10 +55,18 @@ public struct TacitClient: PhoneVerificationService {
         _ = try await perform(request("DELETE", path(requestId)))
     }
 
-    /// `GET /v1/verifications/{id}/events?after=SEQ`.
+    /// `GET /v1/verifications/{id}/events?after=SEQ`: every event after `after`, following
+    /// the server's pages (`next_after`) to the last.
     public func events(_ requestId: String, after: Int = 0) async throws -> [TimelineEvent] {
-        let list: EventList = try await send("GET", path(requestId, "events"), query: [URLQueryItem(name: "after", value: String(after))])
-        return list.events
+        var events: [TimelineEvent] = []
+        var cursor: Int? = after
+        while let after = cursor {
+            let list: EventList = try await send("GET", path(requestId, "events"), query: [URLQueryItem(name: "after", value: String(after))])
+            events += list.events
+            // A page that doesn't move the cursor forward would loop: stop at it.
+            cursor = list.nextAfter.flatMap { $0 > after ? $0 : nil }
+        }
+        return events
     }
 
     /// `GET /v1/verifications/{id}/timeline`.

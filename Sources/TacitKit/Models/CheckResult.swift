@@ -31,5 +31,10 @@ public struct HandsetMessage: Codable, Sendable, Equatable {
 }
 
 struct HandsetInbox: Codable { var messages: [HandsetMessage] }
-struct EventList: Codable { var events: [TimelineEvent] }
+/// One page of events; `nextAfter` is where the next page starts, nil on the last.
+struct EventList: Codable {
+    var events: [TimelineEvent]
+    var nextAfter: Int?
+    enum CodingKeys: String, CodingKey { case events, nextAfter = "next_after" }
+}
 struct CodeBody: Codable { var code: String }

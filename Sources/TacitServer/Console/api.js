@@ -43,8 +43,17 @@
     check(id, code) { return this.request("POST", this.verificationPath(id) + "/check", { code }); }
     next(id) { return this.request("POST", this.verificationPath(id) + "/next", {}); }
     cancel(id) { return this.request("DELETE", this.verificationPath(id)); }
-    events(id, after) {
-      return this.request("GET", this.verificationPath(id) + "/events?after=" + (after || 0));
+    /** Every event after `after`: the server answers in pages, each naming where the next starts. */
+    async events(id, after) {
+      const events = [];
+      let cursor = after || 0;
+      for (;;) {
+        const page = await this.request("GET", this.verificationPath(id) + "/events?after=" + cursor);
+        events.push(...((page && page.events) || []));
+        const next = page && page.next_after;
+        if (typeof next !== "number" || next <= cursor) return { events };
+        cursor = next;
+      }
     }
     eventsURL(id) { return this.base + this.verificationPath(id) + "/events"; }
     timeline(id) { return this.request("GET", this.verificationPath(id) + "/timeline"); }

@@ -31,6 +31,9 @@ public struct SecurityConfiguration: Sendable, Equatable {
     /// put in one block; an empty list turns them off.
     public var velocityBlocks = [VelocityBudget(tailDigits: 4, limit: RateLimit(30, per: 3_600))]
 
+    /// Device events per verification (a count and a rate) and the size of timeline reads.
+    public var timeline = TimelineLimits()
+
     /// Warn when fewer than this share of sent codes end in a completed verification…
     public var minimumConversion = 0.2
     /// …over a window with at least this many sends.

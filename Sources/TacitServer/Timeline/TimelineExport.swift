@@ -3,7 +3,9 @@ import TacitCore
 
 /// `GET /v1/verifications/{id}/timeline`: everything a developer needs to read, share
 /// or replay one verification. Built from stored (already redacted) events and the
-/// workflow's step times; steps never tried keep null times.
+/// workflow's step times; steps never tried keep null times. `partial` says whether
+/// device events were left out to keep it within its size (see `ExportEvents`); the
+/// events the server wrote, the summary among them, are always in it.
 struct TimelineExport: Encodable {
     struct Summary: Encodable {
         var status: VerificationStatus
@@ -37,6 +39,8 @@ struct TimelineExport: Encodable {
     var summary: Summary
     var stages: [Stage]
     var events: [TimelineEvent]
+    /// Device events left out; 0 when the export holds every event.
+    var eventsLeftOut = 0
 
     init(_ verification: Verification, events: [TimelineEvent], exportedAt: Date) {
         requestId = verification.id
@@ -50,6 +54,7 @@ struct TimelineExport: Encodable {
 
     enum Keys: String, CodingKey {
         case requestId = "request_id", exportedAt = "exported_at", summary, stages, events
+        case partial, eventsLeftOut = "events_left_out"
         case status, workflow, channel
         case startedAt = "started_at", endedAt = "ended_at", durationMs = "duration_ms"
     }
@@ -61,6 +66,8 @@ struct TimelineExport: Encodable {
         try container.encode(summary, forKey: .summary)
         try container.encode(stages, forKey: .stages)
         try container.encode(events, forKey: .events)
+        try container.encode(eventsLeftOut > 0, forKey: .partial)
+        try container.encode(eventsLeftOut, forKey: .eventsLeftOut)
     }
 }
 

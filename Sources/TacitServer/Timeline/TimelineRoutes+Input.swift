@@ -21,6 +21,15 @@ extension TimelineRoutes {
         return value
     }
 
+    /// `?limit=`: 1 to the page size; the page size when absent.
+    func pageLimit(_ request: HTTPRequest) throws(APIProblem) -> Int {
+        guard let text = request.query["limit"] else { return limits.pageSize }
+        guard (1...7).contains(text.count), text.allSatisfy(\.isASCIIDigitCharacter), let value = Int(text),
+              (1...limits.pageSize).contains(value) else {
+            throw APIProblem.invalid([InvalidParameter(name: "limit", reason: "must be an integer from 1 to \(limits.pageSize)")])
+        }
+        return value
+    }
 
     /// The `Authorization: Bearer …` value; its absence is a 401.
     func bearerToken(_ request: HTTPRequest) throws(APIProblem) -> String {

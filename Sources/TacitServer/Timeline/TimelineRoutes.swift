@@ -10,11 +10,13 @@ struct TimelineRoutes: Sendable {
     let store: any VerificationStore
     let secrets: ServerSecrets
     let hub: EventHub
+    /// The device-event rate and cap, in front of every device event.
+    let deviceEvents: DeviceEventGuard
+    /// Page and export sizes.
+    let limits: TimelineLimits
     /// Seconds between `: ping` comments on an idle stream, on the injected clock.
     var heartbeatInterval: TimeInterval = 15
     let frames = FrameCache()
-    /// Most events one JSON read or export returns.
-    static let readLimit = 10_000
 
     func register(_ router: inout RouteTable) {
         router.add("GET", "/v1/verifications/:id/events", .read, throwing: events)
@@ -22,36 +24,42 @@ struct TimelineRoutes: Sendable {
         router.add("GET", "/v1/verifications/:id/timeline", .read, throwing: timeline)
     }
 
-    /// JSON by default; an SSE stream when the client accepts `text/event-stream`.
+    /// JSON by default, one page at a time (`limit`, `next_after`); an SSE stream when the
+    /// client accepts `text/event-stream`.
     func events(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try request.verificationID()
         let after = try resumePoint(request)
+        let limit = try pageLimit(request)
         guard try await store.verification(id: id) != nil else { throw APIProblem.notFound }
         if request.header("accept")?.lowercased().contains("text/event-stream") == true {
             let streamer = EventStreamer(store: store, hub: hub, clock: runner.clock, heartbeatInterval: heartbeatInterval, frames: frames)
             return .eventStream(streamer.stream(id, after: after))
         }
-        let events = try await store.events(id: id, after: after, limit: Self.readLimit)
-        return .json(bytes: JSONText.events(events), headers: [("Cache-Control", "no-store")])
+        let page = try await EventPage.read(store, id: id, after: after, limit: limit)
+        return .json(bytes: page.json, headers: [("Cache-Control", "no-store")])
     }
 
-    /// `GET …/timeline`: the export, with the summary and per-stage durations.
+    /// `GET …/timeline`: the export, with the summary and per-stage durations, and every
+    /// server-written event however many device events crowd the timeline.
     func timeline(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try request.verificationID()
         guard let verification = try await store.verification(id: id) else { throw APIProblem.notFound }
-        let events = try await store.events(id: id, after: 0, limit: Self.readLimit)
-        let export = TimelineExport(verification, events: events, exportedAt: runner.clock.now())
+        let selection = try await ExportEvents.read(store, id: id, limit: limits.exportEvents)
+        var export = TimelineExport(verification, events: selection.events, exportedAt: runner.clock.now())
+        export.eventsLeftOut = selection.leftOut
         return .json(bytes: JSONText.encode(export), headers: [("Cache-Control", "no-store")])
     }
 
     /// `POST …/events`: a device's own observation, merged into the same sequence.
     /// It never changes the workflow, and the client token's life ends with its verification.
+    /// A valid event then passes the device-event rate and cap (429 past either).
     func deviceEvent(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try request.verificationID()
         let token = try bearerToken(request)
         let verification = try await ClientTokenAuthority(store: store, secrets: secrets).authorize(token, id: id)
         try request.requireJSON()
         let input = try DeviceEventInput(body: request.body)
+        try await deviceEvents.admit(id)
         let issued = IssuedSecrets(verification, clientToken: token, secrets: secrets)
         let draft = input.draft(channel: verification.activeChannel, issued: issued)
         let outcome: WorkflowRunner.Outcome<Void>?

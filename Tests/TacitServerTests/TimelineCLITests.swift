@@ -40,9 +40,9 @@ struct TimelineCLITests {
         return process
     }
 
-    /// A dev server on a free port with its own database; returns it and its URL.
-    static func serve(_ directory: URL) throws -> (Subprocess, String) {
-        let server = try launch(["serve", "--dev", "--port", "0", "--db", directory.appendingPathComponent("t.db").path])
+    /// A dev server on a free port with its own database and `flags`; returns it and its URL.
+    static func serve(_ directory: URL, flags: [String] = []) throws -> (Subprocess, String) {
+        let server = try launch(["serve", "--dev", "--port", "0", "--db", directory.appendingPathComponent("t.db").path] + flags)
         var seen = Data()
         let handle = server.standardOutput!.fileHandleForReading
         while !String(decoding: seen, as: UTF8.self).contains("Console:") {

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TacitServer
 import TacitTesting
 
 /// The timeline suites' vocabulary over the test application: every answer is kept
@@ -9,9 +10,10 @@ struct TimelineCalls: Sendable {
     let client: TestClient
     private let kept = KeptAnswers()
 
-    /// Runs `body` against a dev-mode application in `mode`.
-    static func test(_ mode: TestApplication.Mode, _ body: (TimelineCalls) async throws -> Void) async throws {
-        try await TestApplication.test(mode) { app, client in
+    /// Runs `body` against a dev-mode application in `mode`, its configuration changed by `configure`.
+    static func test(_ mode: TestApplication.Mode, configure: @escaping (inout ServerConfiguration) -> Void = { _ in },
+                     _ body: (TimelineCalls) async throws -> Void) async throws {
+        try await TestApplication.test(mode, configure: { configuration, _ in configure(&configuration) }) { app, client in
             try await body(TimelineCalls(app: app, client: client))
         }
     }
@@ -66,6 +68,28 @@ struct TimelineCalls: Sendable {
         let rest = body[start.upperBound...]
         let digits = rest.prefix { $0 != "." }.filter(\.isNumber)
         return digits.isEmpty ? nil : String(digits)
+    }
+
+    /// Posts one device event with the verification's client token.
+    func postDeviceEvent(_ id: String, token: String, label: String = "device:tapped") async throws -> TestResponse {
+        try await call("POST", "/v1/verifications/\(id)/events", json: "{\"label\":\"\(label)\"}",
+                       headers: ["Authorization": "Bearer \(token)"])
+    }
+
+    /// Every event, read page by page (`limit` each) by following `next_after`; also the pages' sizes.
+    func allEvents(_ id: String, limit: Int) async throws -> (events: [[String: Any]], pages: [Int]) {
+        var events: [[String: Any]] = []
+        var pages: [Int] = []
+        var after = 0
+        while pages.count <= 10_000 {
+            let page = try await call("GET", "/v1/verifications/\(id)/events?after=\(after)&limit=\(limit)").json
+            let batch = page["events"] as? [[String: Any]] ?? []
+            events += batch
+            pages.append(batch.count)
+            guard let next = page["next_after"] as? Int else { break }
+            after = next
+        }
+        return (events, pages)
     }
 
     func events(_ id: String, after: Int = 0) async throws -> [[String: Any]] {

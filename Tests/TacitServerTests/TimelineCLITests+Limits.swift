@@ -10,6 +10,14 @@ extension TimelineCLITests {
     static let exportFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("console/fixtures/silent-success-5670.json")
 
+    /// Runs blocking work (a subprocess to wait for) on a thread of its own, so it never
+    /// holds Swift's cooperative pool while the suite's live servers need it.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
     static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -17,19 +25,19 @@ extension TimelineCLITests {
     }
 
     @Test("replaying a partial export says how many device events it left out; a whole one, from before exports could be partial, says nothing")
-    func replayPartial() throws {
+    func replayPartial() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var export = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.exportFixture)) as? [String: Any])
         #expect(export["partial"] == nil)
-        let whole = try Self.tacit(["timeline", "replay", Self.exportFixture.path, "--speed", "1000"])
+        let whole = try await Self.offPool { try Self.tacit(["timeline", "replay", Self.exportFixture.path, "--speed", "1000"]) }
         #expect(whole.status == 0)
         #expect(!whole.out.contains("Partial export"))
         export["partial"] = true
         export["events_left_out"] = 7
         let file = directory.appendingPathComponent("partial.json")
         try JSONSerialization.data(withJSONObject: export).write(to: file)
-        let partial = try Self.tacit(["timeline", "replay", file.path, "--speed", "1000"])
+        let partial = try await Self.offPool { try Self.tacit(["timeline", "replay", file.path, "--speed", "1000"]) }
         #expect(partial.status == 0)
         #expect(partial.out.contains("Partial export: 7 device events were left out"))
         #expect(partial.out.contains("verification:summary"))
@@ -39,7 +47,7 @@ extension TimelineCLITests {
     func serveDeviceEventCap() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (server, base) = try Self.serve(directory, flags: ["--max-device-events", "2", "--device-event-burst", "5"])
+        let (server, base) = try await Self.offPool { try Self.serve(directory, flags: ["--max-device-events", "2", "--device-event-burst", "5"]) }
         defer { server.terminate() }
         let created = try await Self.call("POST", base + "/v1/verifications",
                                                       json: #"{"phone_number":"+99012345630","workflow":[{"channel":"sms"}]}"#)
@@ -60,7 +68,7 @@ extension TimelineCLITests {
         }
         #expect(statuses == [201, 201, 429])
         #expect(retryAfter.flatMap(Int.init) ?? 0 >= 1)
-        let json = try Self.tacit(["timeline", id, "--server", base, "--json"])
+        let json = try await Self.offPool { try Self.tacit(["timeline", id, "--server", base, "--json"]) }
         let export = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
         #expect(export["partial"] as? Bool == false)
         #expect(export["events_left_out"] as? Int == 0)
@@ -69,8 +77,8 @@ extension TimelineCLITests {
     @Test("serve refuses a malformed device-event setting with usage on stderr and exit 2", arguments: [
         ["--max-device-events", "-1"], ["--device-event-burst", "0"], ["--device-event-rate", "fast"],
     ])
-    func badDeviceEventSettings(arguments: [String]) throws {
-        let run = try Self.tacit(["serve", "--port", "0", "--db", "/nonexistent-dir/x.db"] + arguments)
+    func badDeviceEventSettings(arguments: [String]) async throws {
+        let run = try await Self.offPool { try Self.tacit(["serve", "--port", "0", "--db", "/nonexistent-dir/x.db"] + arguments) }
         #expect(run.status == 2)
         #expect(run.err.contains("Usage: tacit serve"))
     }

@@ -7,12 +7,13 @@ import TacitStore
 /// (steps, codes, the cancel, the summary) are never refused and never counted here.
 public struct TimelineLimits: Sendable, Equatable {
     /// Device events one verification may hold in all. A device that reports each thing it
-    /// does (opening the check URL, each hop, each key typed) writes a few dozen.
+    /// does (opening the check URL, each hop, each key typed) writes a few dozen. 0 turns the cap off.
     public var maxDeviceEvents = 1_000
     /// Device events a verification may post back to back before the steady rate applies.
     public var deviceEventBurst = 60
     /// The steady rate after a burst: `limit` device events every `window` seconds (one a
     /// second by default), refilled evenly, so a device that keeps to it is never refused.
+    /// A limit of 0 turns the rate off.
     public var deviceEventRate = RateLimit(60, per: 60)
 
     /// Events one `GET …/events` answers when the caller names no `limit`, and the most it

@@ -29,13 +29,12 @@ struct TimelineRoutes: Sendable {
     func events(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try request.verificationID()
         let after = try resumePoint(request)
-        let limit = try pageLimit(request)
         guard try await store.verification(id: id) != nil else { throw APIProblem.notFound }
         if request.header("accept")?.lowercased().contains("text/event-stream") == true {
             let streamer = EventStreamer(store: store, hub: hub, clock: runner.clock, heartbeatInterval: heartbeatInterval, frames: frames)
             return .eventStream(streamer.stream(id, after: after))
         }
-        let page = try await EventPage.read(store, id: id, after: after, limit: limit)
+        let page = try await EventPage.read(store, id: id, after: after, limit: try pageLimit(request))
         return .json(bytes: page.json, headers: [("Cache-Control", "no-store")])
     }
 

@@ -38,6 +38,21 @@ struct TimelineFloodTests {
         }
     }
 
+    @Test("posts sent all at once are held to the cap exactly: 30 stored of 45, the rest 429")
+    func capUnderParallelPosts() async throws {
+        try await TimelineCalls.test(.inProcess, configure: Self.capped(30)) { server in
+            let (id, token) = try await server.start("+99012345670")
+            let statuses = try await withThrowingTaskGroup(of: Int.self, returning: [Int].self) { group in
+                for _ in 0..<45 { group.addTask { try await server.postDeviceEvent(id, token: token).status } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 201 }.count == 30)
+            #expect(statuses.filter { $0 == 429 }.count == 15)
+            let events = try await server.allEvents(id, limit: 1_000).events
+            #expect(events.filter { $0["source"] as? String == "device" }.count == 30)
+        }
+    }
+
     @Test("the cap is per verification: another verification's device posts while one is full")
     func capPerVerification() async throws {
         try await TimelineCalls.test(.inProcess, configure: Self.capped(3)) { server in

@@ -15,7 +15,7 @@
       this.inbox = T.el("ol", { className: "inbox", attrs: { "aria-live": "polite" } });
       this.inboxEmpty = T.el("p", { className: "inbox-empty", text: "No messages yet." });
       this.root = T.el("aside", { className: "phone", attrs: { id: "virtual-phone", "aria-label": "Virtual phone" } }, [
-        T.el("p", { className: "phone-caption", text: "Virtual phone (dev servers only)" }),
+        T.el("h2", { className: "phone-caption", text: "Virtual phone (dev servers only)" }),
         T.el("div", { className: "phone-frame" }, [
           T.el("div", { className: "phone-bar" }, [T.el("span", { text: "Virtual operator" }), this.netIndicator]),
           this.numberText,

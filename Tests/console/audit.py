@@ -42,11 +42,13 @@ def audit(page, screen):
             set_size(page.driver, size)
             name = f"{screen}-{size}"
             page.screenshot(name)
+            saved = SCREENSHOTS / f"{name}.axe.json"
+            saved.unlink(missing_ok=True)
             result = run_axe(page.driver)
             assert "error" not in result, result.get("error")
             violations = result["violations"]
             if violations:
-                (SCREENSHOTS / f"{name}.axe.json").write_text(json.dumps(result, indent=2))
+                saved.write_text(json.dumps(result, indent=2))
                 found.append(f"{size}: " + Axe.report(violations))
     finally:
         set_size(page.driver, "desktop")
@@ -86,3 +88,16 @@ def tab_to(page, css, limit=40):
         if page.driver.execute_script("return arguments[0].matches(arguments[1])", el, css):
             return stops
     raise AssertionError(f"Tab never reached {css}; it went {stops}")
+
+
+def announcements(page):
+    """What the console's polite live region has said, oldest first (it keeps the last few)."""
+    return page.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#announcer > p'), (p) => p.textContent)")
+
+
+def wait_announced(page, text, seconds=20):
+    """Waits until the live region has said something containing `text`; returns everything said."""
+    page.wait(lambda d: any(text in line for line in announcements(page)), seconds=seconds,
+              message=f"the live region never said {text!r}; it said {announcements(page)}")
+    return announcements(page)

@@ -5,11 +5,12 @@
     /**
      * `prefix` keeps ids unique when two screens each have a code box; `onWrong(text)`
      * hears each refusal, for the live region (the error itself is not a second live region).
+     * `heading` is "h1" where the box is the whole page (the plain flow), "h2" beside a timeline.
      */
-    constructor(prefix, onSubmit, onWrong) {
+    constructor(prefix, onSubmit, onWrong, heading) {
       this.onSubmit = onSubmit;
       this.onWrong = onWrong || (() => {});
-      this.title = T.el("h2", { className: "code-title", attrs: { id: prefix + "-code-title" } });
+      this.title = T.el(heading || "h2", { className: "code-title", attrs: { id: prefix + "-code-title" } });
       this.input = T.el("input", {
         className: "code-input",
         attrs: { id: prefix + "-code", name: "code", type: "text", inputmode: "numeric",

@@ -18,7 +18,7 @@
     constructor(root, app) {
       this.root = root;
       this.app = app;
-      this.code = new T.CodeEntry("plain-entry", (code) => this.session.check(code), (text) => app.announcer.wrongCode(text));
+      this.code = new T.CodeEntry("plain-entry", (code) => this.session.check(code), (text) => app.announcer.wrongCode(text), "h1");
       this.another = T.el("button", { className: "link", text: "Send the code another way", attrs: { type: "button", id: "plain-another" } });
       this.another.addEventListener("click", () => this.next());
       const codeView = root.querySelector("#plain-code");

@@ -76,12 +76,14 @@ def focus_ring(driver, element):
         return Math.max(outline, shadow);""", element)
 
 
-def tab_to(page, css, limit=40):
-    """Presses Tab until an element matching `css` has focus; every stop on the way must
-    show a focus ring. Returns the ids (or tag names) of the stops, the target last."""
+def tab_to(page, css, back=False, limit=40):
+    """Presses Tab (Shift+Tab when `back`) until an element matching `css` has focus; every
+    stop on the way must show a focus ring. Returns the ids (or tag names) of the stops, the target last."""
     stops = []
     for _ in range(limit):
-        press(page.driver, Keys.TAB)
+        keys = ActionChains(page.driver)
+        keys = keys.key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT) if back else keys.send_keys(Keys.TAB)
+        keys.perform()
         el = focused(page.driver)
         stops.append(el.get_attribute("id") or el.tag_name)
         assert focus_ring(page.driver, el) >= 2, f"no visible focus ring on {stops[-1]}"

@@ -18,7 +18,7 @@
           "aria-describedby": prefix + "-code-error" },
       });
       this.error = T.el("p", { className: "error", attrs: { id: prefix + "-code-error" } });
-      this.button = T.el("button", { className: "primary", text: "Verify", attrs: { type: "submit" } });
+      this.button = T.el("button", { className: "primary", text: "Verify", attrs: { type: "submit", id: prefix + "-code-submit" } });
       this.form = T.el("form", {
         className: "code-entry", attrs: { "aria-labelledby": prefix + "-code-title", novalidate: "" },
       }, [

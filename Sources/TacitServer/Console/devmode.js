@@ -140,12 +140,13 @@
      * else holds it, and to the status line when the box it was in goes away.
      */
     followCode(channel) {
-      const had = this.code.hasFocus;
+      // Focus on the body means it was dropped (a pressed Verify is disabled while it waits): place it again.
+      const had = this.code.hasFocus || document.activeElement === document.body;
       const before = this.code.channel;
       this.code.follow(channel);
       const idle = document.activeElement === document.body || document.activeElement === this.$("#dev-title");
       if (channel && channel !== before && (idle || had)) this.code.input.focus();
-      else if (had && !this.code.channel) this.status.focus();
+      else if (had && before && !this.code.channel) this.status.focus();
     }
 
     /** One sentence on where the verification stands, for the status line. */

@@ -106,6 +106,14 @@ def page(browser):
     browser.get("about:blank")
 
 
+@pytest.fixture
+def live(page, tacit_url):
+    """A page on the server's console; a verification left pending is cancelled afterwards."""
+    page.open(tacit_url + "/")
+    yield page
+    page.driver.execute_script("if (window.Tacit.app.session) window.Tacit.app.signOut();")
+
+
 class Page:
     def __init__(self, driver):
         self.driver = driver

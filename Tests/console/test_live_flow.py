@@ -9,14 +9,6 @@ import pytest
 LIVE_WAIT = 20
 
 
-@pytest.fixture
-def live(page, tacit_url):
-    """A page on the server's console; a verification left pending is cancelled afterwards."""
-    page.open(tacit_url + "/")
-    yield page
-    page.driver.execute_script("if (window.Tacit.app.session) window.Tacit.app.signOut();")
-
-
 def sign_in(page, number, dev_mode, wifi=False):
     page.find("#phone").send_keys(number)
     if wifi:

@@ -6,6 +6,7 @@
   class App {
     constructor() {
       this.api = new T.Api("");
+      this.announcer = new T.Announcer(document.getElementById("announcer"));
       this.phone = new T.PhonePanel((result) => this.screen && this.screen.onSilentResult && this.screen.onSilentResult(result));
       this.dev = new T.DevScreen(document.getElementById("dev-screen"), this);
       this.plain = new T.PlainScreen(document.getElementById("plain-screen"), this);
@@ -43,6 +44,7 @@
     }
 
     enter(screen, session, number, state) {
+      this.announcer.reset();
       this.session = session;
       this.screen = screen;
       this.show(screen === this.dev ? "dev-screen" : "plain-screen");
@@ -76,6 +78,7 @@
         this.screen = this.dev;
         this.phone.root.hidden = true;
         this.show("dev-screen");
+        this.announcer.reset();
         this.dev.beginReplay(doc);
       } catch (e) {
         if (this.screen === this.dev) this.dev.showError(e.message); else this.showError(e.message);

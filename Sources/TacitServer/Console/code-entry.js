@@ -2,17 +2,23 @@
 // The code box: follows the current channel ("Enter the code we sent by SMS").
 (function (T) {
   class CodeEntry {
-    /** `prefix` keeps ids unique when two screens each have a code box. */
-    constructor(prefix, onSubmit) {
+    /**
+     * `prefix` keeps ids unique when two screens each have a code box; `onWrong(text)`
+     * hears each refusal, for the live region (the error itself is not a second live region).
+     * `heading` is "h1" where the box is the whole page (the plain flow), "h2" beside a timeline.
+     */
+    constructor(prefix, onSubmit, onWrong, heading) {
       this.onSubmit = onSubmit;
-      this.title = T.el("h2", { className: "code-title", attrs: { id: prefix + "-code-title" } });
+      this.onWrong = onWrong || (() => {});
+      this.title = T.el(heading || "h2", { className: "code-title", attrs: { id: prefix + "-code-title" } });
       this.input = T.el("input", {
         className: "code-input",
         attrs: { id: prefix + "-code", name: "code", type: "text", inputmode: "numeric",
-          autocomplete: "one-time-code", pattern: "[0-9]*", maxlength: "10", required: "" },
+          autocomplete: "one-time-code", pattern: "[0-9]*", maxlength: "10", required: "",
+          "aria-describedby": prefix + "-code-error" },
       });
-      this.error = T.el("p", { className: "error", attrs: { role: "alert" } });
-      this.button = T.el("button", { className: "primary", text: "Verify", attrs: { type: "submit" } });
+      this.error = T.el("p", { className: "error", attrs: { id: prefix + "-code-error" } });
+      this.button = T.el("button", { className: "primary", text: "Verify", attrs: { type: "submit", id: prefix + "-code-submit" } });
       this.form = T.el("form", {
         className: "code-entry", attrs: { "aria-labelledby": prefix + "-code-title", novalidate: "" },
       }, [
@@ -39,6 +45,9 @@
       this.form.dataset.channel = this.channel || "";
     }
 
+    /** True while focus is inside the box, so hiding it would drop focus on the page. */
+    get hasFocus() { return this.form.contains(document.activeElement); }
+
     setError(message) {
       this.error.textContent = message || "";
       this.error.hidden = !message;
@@ -47,17 +56,24 @@
 
     async submit() {
       const code = this.input.value.replace(/\s/g, "");
-      if (!/^\d{4,10}$/.test(code)) { this.setError("Type the 4 to 10 digit code."); return; }
+      if (!/^\d{4,10}$/.test(code)) return this.refuse("Type the 4 to 10 digit code.");
       this.button.disabled = true;
       try {
         await this.onSubmit(code);
         this.setError(null);
       } catch (e) {
-        this.setError(CodeEntry.message(e));
-        this.input.select();
+        this.refuse(CodeEntry.message(e));
       } finally {
         this.button.disabled = false;
       }
+    }
+
+    refuse(message) {
+      this.setError(message);
+      this.onWrong(message);
+      // Back to the box with the digits selected: the next try is typed straight over them.
+      this.input.focus();
+      this.input.select();
     }
 
     static message(error) {

@@ -6,13 +6,14 @@
     constructor(root, app) {
       this.root = root;
       this.app = app;
-      this.tracker = new T.TrackerView(root.querySelector("#tracker"));
+      this.tracker = new T.TrackerView(root.querySelector("#tracker"), root.querySelector("#tracker-text"));
       this.timeline = new T.TimelineView(root.querySelector("#timeline"));
       this.waterfall = new T.WaterfallView(root.querySelector("#waterfall"));
-      this.code = new T.CodeEntry("dev", (code) => this.session.check(code));
+      this.code = new T.CodeEntry("dev", (code) => this.session.check(code), (text) => app.announcer.wrongCode(text));
       root.querySelector("#dev-code-slot").appendChild(this.code.form);
       this.status = root.querySelector("#dev-status");
-      this.link = T.el("span", { className: "dev-link", attrs: { "aria-live": "polite" } });
+      // Not a live region: it counts every replayed event; the announcer says what matters.
+      this.link = T.el("span", { className: "dev-link" });
       this.status.after(this.link);
       this.error = T.el("p", { className: "error", attrs: { role: "alert", id: "dev-error" } });
       this.error.hidden = true;
@@ -68,6 +69,12 @@
       this.reset(state.workflow, state.status, "live");
       this.link.textContent = "";
       this.applyState(state);
+      this.focusTitle();
+    }
+
+    /** A new verification or replay starts reading at the top, unless focus is already on this screen. */
+    focusTitle() {
+      if (!this.root.contains(document.activeElement)) this.$("#dev-title").focus();
     }
 
     beginReplay(doc) {
@@ -77,6 +84,7 @@
       this.link.textContent = "Replay of an exported timeline";
       this.root.dataset.replay = "running";
       this.render();
+      this.focusTitle();
       this.replayer.play(doc, this.speed);
     }
 
@@ -95,6 +103,7 @@
       this.events.push(event);
       this.timeline.add(event);
       this.model.applyEvent(event);
+      this.app.announcer.event(event);
       if (this.mode === "live") this.app.phone.onEvent(event);
       this.render();
     }
@@ -120,9 +129,24 @@
       this.timeline.setStatuses(this.model);
       this.waterfall.render(this.finalStages || T.deriveStages(this.events, this.model), this.bounds());
       const active = this.model.active;
-      this.code.follow(live && !this.model.finished && active ? active.channel : null);
+      this.followCode(live && !this.model.finished && active ? active.channel : null);
+      this.app.announcer.follow(this.model);
       this.root.dataset.status = this.model.status;
       this.status.textContent = (live ? "" : "Replay · ") + this.describe();
+    }
+
+    /**
+     * The code box follows the channel. Focus goes into a box that appears while nothing
+     * else holds it, and to the status line when the box it was in goes away.
+     */
+    followCode(channel) {
+      // Focus on the body means it was dropped (a pressed Verify is disabled while it waits): place it again.
+      const had = this.code.hasFocus || document.activeElement === document.body;
+      const before = this.code.channel;
+      this.code.follow(channel);
+      const idle = document.activeElement === document.body || document.activeElement === this.$("#dev-title");
+      if (channel && channel !== before && (idle || had)) this.code.input.focus();
+      else if (had && before && !this.code.channel) this.status.focus();
     }
 
     /** One sentence on where the verification stands, for the status line. */
@@ -164,6 +188,7 @@
     setLink(state) {
       const words = { live: "● Live", reconnecting: "Reconnecting…", lost: "Live updates lost", closed: "Stream closed: verification finished" };
       this.link.textContent = words[state] || "";
+      if (state === "lost") this.app.announcer.say("Live updates lost.");
     }
 
     async exportTimeline() {

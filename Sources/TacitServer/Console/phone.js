@@ -10,12 +10,12 @@
       this.onResult = onResult || (() => {});
       this.numberText = T.el("p", { className: "phone-number" });
       this.netIndicator = T.el("span", { className: "net-indicator" });
-      this.silentStatus = T.el("p", { className: "silent-status", attrs: { role: "status" } });
+      this.silentStatus = T.el("p", { className: "silent-status", attrs: { role: "status", tabindex: "-1" } });
       this.runButton = T.el("button", { text: "Run silent check", attrs: { type: "button", id: "phone-run" } });
       this.inbox = T.el("ol", { className: "inbox", attrs: { "aria-live": "polite" } });
       this.inboxEmpty = T.el("p", { className: "inbox-empty", text: "No messages yet." });
       this.root = T.el("aside", { className: "phone", attrs: { id: "virtual-phone", "aria-label": "Virtual phone" } }, [
-        T.el("p", { className: "phone-caption", text: "Virtual phone (dev servers only)" }),
+        T.el("h2", { className: "phone-caption", text: "Virtual phone (dev servers only)" }),
         T.el("div", { className: "phone-frame" }, [
           T.el("div", { className: "phone-bar" }, [T.el("span", { text: "Virtual operator" }), this.netIndicator]),
           this.numberText,
@@ -85,10 +85,15 @@
     }
 
     /** The silent step is over: nothing left for the phone to run. */
-    closeCheck() { this.runButton.disabled = true; }
+    closeCheck() {
+      if (document.activeElement === this.runButton) this.silentStatus.focus();
+      this.runButton.disabled = true;
+    }
 
     async run() {
       if (!this.check) return;
+      // Disabling the focused button drops focus on the page: it comes back when the run ends.
+      const pressed = document.activeElement === this.runButton;
       this.runButton.disabled = true;
       this.setSilent("Opening the check link over " + (this.path === "wifi" ? "Wi-Fi" : "the mobile network") + "…", "running");
       let result;
@@ -98,6 +103,7 @@
         result = { result: "failed", reason: e.message };
       }
       this.showResult(result);
+      if (pressed) (this.runButton.disabled ? this.silentStatus : this.runButton).focus();
       this.onResult(result);
     }
 

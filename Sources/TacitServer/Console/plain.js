@@ -18,7 +18,7 @@
     constructor(root, app) {
       this.root = root;
       this.app = app;
-      this.code = new T.CodeEntry("plain-entry", (code) => this.session.check(code));
+      this.code = new T.CodeEntry("plain-entry", (code) => this.session.check(code), (text) => app.announcer.wrongCode(text), "h1");
       this.another = T.el("button", { className: "link", text: "Send the code another way", attrs: { type: "button", id: "plain-another" } });
       this.another.addEventListener("click", () => this.next());
       const codeView = root.querySelector("#plain-code");
@@ -34,6 +34,7 @@
       this.session = session;
       this.number = number;
       this.skipped = false;
+      this.current = null;
       this.instead.hidden = true;
       this.showError(null);
       this.root.querySelectorAll(".plain-number").forEach((n) => { n.textContent = T.maskNumber(number); });
@@ -41,12 +42,14 @@
     }
 
     handleEvent(event) {
+      this.app.announcer.event(event);
       if (T.isVirtualNumber(this.number)) this.app.phone.onEvent(event);
     }
 
     applyState(state) {
       const model = new T.WorkflowModel(state.workflow, state.status);
       this.root.dataset.status = model.status;
+      this.app.announcer.follow(model);
       if (model.status === "completed") return this.view("done", model);
       if (model.finished) return this.view("failed", model);
       const active = model.active;
@@ -76,6 +79,8 @@
     view(name, model) {
       for (const v of ["checking", "code", "done", "failed"]) this.root.querySelector("#plain-" + v).hidden = v !== name;
       this.root.dataset.view = name;
+      if (name !== this.current) this.focusView(name);
+      this.current = name;
       if (name === "done") {
         this.root.querySelector("#plain-done-how").textContent = HOW[model.winner && model.winner.channel] || "";
         this.app.phone.closeCheck();
@@ -84,6 +89,12 @@
         this.root.querySelector("#plain-failed-detail").textContent = FAILED[model.status] || "Please try again.";
       }
       if (name === "code") this.another.hidden = model.steps[model.steps.length - 1].status === "active";
+    }
+
+    /** Each new view takes focus, as a new page would: the code box, or the view's heading. */
+    focusView(name) {
+      if (name === "code") this.code.input.focus();
+      else this.root.querySelector("#plain-" + name + " h1").focus();
     }
 
     async next() {

@@ -1,8 +1,12 @@
 "use strict";
-// The channel tracker pinned at the top of Dev Mode: one pill per workflow step.
+// The channel tracker pinned at the top of Dev Mode: one pill per workflow step,
+// and the same in one sentence for screen readers (the pills are drawn for the eye).
 (function (T) {
   class TrackerView {
-    constructor(root) { this.root = root; }
+    constructor(root, text) {
+      this.root = root;
+      this.text = text;
+    }
 
     /** Draws the steps of a WorkflowModel; the completed step is the winner. */
     render(model) {
@@ -11,6 +15,14 @@
       if (key === this.key) return;
       this.key = key;
       this.root.replaceChildren(...model.steps.map((step) => this.pill(step)));
+      if (this.text) this.text.textContent = TrackerView.sentence(model.steps);
+    }
+
+    /** "Channels, in order: Silent auth, rejected; SMS, in progress, the current step; Voice, not used." */
+    static sentence(steps) {
+      const parts = steps.map((step) => T.channelName(step.channel) + ", " + (T.STEP_TEXT[step.status] || "not used")
+        + (step.status === "active" ? ", the current step" : ""));
+      return parts.length ? "Channels, in order: " + parts.join("; ") + "." : "";
     }
 
     pill(step) {

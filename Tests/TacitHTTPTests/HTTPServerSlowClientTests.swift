@@ -45,6 +45,7 @@ struct HTTPServerSlowClientTests {
                 }
                 return (slow.held.count, slow.refused, probes)
             }
+            // Without the limit 64 are held and the rest wait, unaccepted, as the probes do.
             #expect(held == 16)
             #expect(refused == 84)
             // Without the limit the server closes each probe as it accepts it; the bound is

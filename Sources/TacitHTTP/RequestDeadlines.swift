@@ -104,6 +104,8 @@ final class RequestDeadlines: Sendable {
             var count = 0
             for (key, entry) in state.entries {
                 guard let deadline = entry.deadline, deadline <= now else { continue }
+                // Counted first, so a client that sees the close finds it counted.
+                closed.add(1, ordering: .relaxed)
                 shutdown(entry.socket, Int32(SHUT_RDWR))
                 state.entries[key]?.deadline = nil
                 count += 1
@@ -111,7 +113,6 @@ final class RequestDeadlines: Sendable {
             return count
         }
         guard count > 0 else { return }
-        closed.add(count, ordering: .relaxed)
         log("Closed \(count) connection(s) whose request took longer than \(limit) to arrive.")
     }
 }

@@ -31,14 +31,12 @@ final class RequestDeadlines: Sendable {
     }
 
     private let limit: Duration
-    private let log: @Sendable (String) -> Void
     private let state = Mutex(State())
     /// Connections closed at their deadline, for tests.
     let closed = Atomic<Int>(0)
 
-    init(limit: Duration, log: @escaping @Sendable (String) -> Void) {
+    init(limit: Duration) {
         self.limit = limit
-        self.log = log
     }
 
     private var enabled: Bool { limit > .zero }
@@ -98,21 +96,17 @@ final class RequestDeadlines: Sendable {
         state.withLock { $0.entries[Int(bitPattern: connection)]?.deadline = nil }
     }
 
+    /// Shuts down every overdue socket. libmicrohttpd logs each such close itself.
     private func expire() {
         let now = ContinuousClock.now
-        let count = state.withLock { state -> Int in
-            var count = 0
+        state.withLock { state in
             for (key, entry) in state.entries {
                 guard let deadline = entry.deadline, deadline <= now else { continue }
                 // Counted first, so a client that sees the close finds it counted.
                 closed.add(1, ordering: .relaxed)
                 shutdown(entry.socket, Int32(SHUT_RDWR))
                 state.entries[key]?.deadline = nil
-                count += 1
             }
-            return count
         }
-        guard count > 0 else { return }
-        log("Closed \(count) connection(s) whose request took longer than \(limit) to arrive.")
     }
 }

@@ -1,12 +1,16 @@
 import CMicroHTTPD
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Refuses, before any handler runs, a request whose framing RFC 9112 calls invalid or
 /// that a proxy in front of this server could read differently.
 ///
 /// libmicrohttpd 0.9.75, at any strictness, takes the first of two `Content-Length`s and
 /// parses the body's tail as a second request, accepts bare LF line ends, obs-fold, NUL
-/// and other controls in values and whitespace before a colon, and reads a body in an
-/// unknown transfer coding until the client closes. Its strictness 1 would refuse a
+/// and other controls in values (and, unless at -1, whitespace before a colon), and reads
+/// a body in an unknown transfer coding until the client closes. Its strictness 1 would refuse a
 /// missing Host, but with an HTML page: this screen refuses it too, as problem+json, and
 /// the daemon keeps its default strictness. Every refusal closes the connection.
 enum RequestScreen {
@@ -21,7 +25,7 @@ enum RequestScreen {
         }
         if found.bad_name != 0 { return Problems.malformed("A header name is not a token, e.g. a space before its colon.") }
         if found.bad_value != 0 { return Problems.malformed("A header value holds a control character.") }
-        let isHTTP11 = version.map { String(cString: $0) } == "HTTP/1.1"
+        let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
         if found.host_fields > 1 || (isHTTP11 && found.host_fields == 0) {
             return Problems.malformed("An HTTP/1.1 request carries exactly one Host header.")
         }

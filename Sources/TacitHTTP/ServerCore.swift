@@ -28,9 +28,7 @@ final class ServerCore: Sendable {
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
         self.configuration = configuration
         self.handler = handler
-        self.deadlines = RequestDeadlines(limit: configuration.requestDeadline) { line in
-            configuration.errorLog(line)
-        }
+        self.deadlines = RequestDeadlines(limit: configuration.requestDeadline)
     }
 
     func register(_ context: ConnectionContext) {

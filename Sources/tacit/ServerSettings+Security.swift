@@ -11,8 +11,7 @@ extension ServerSettings {
 
     static let securityUsage = """
           --max-in-flight N     requests handled at once before 503 + Retry-After (default 2048)
-          --connections-per-address N  open connections per peer address, 0 for no limit (default 256;
-                                raise it behind a proxy)
+          --connections-per-address N  connections one address may hold (default 256, 0 no limit; raise behind a proxy)
           --rate-sends-per-number N/SECONDS          code sends per number (default 5/600)
           --rate-verifications-per-number N/SECONDS  starts per number (default 20/86400)
           --rate-verifications-per-ip N/SECONDS      starts per source address (default 500/3600)

@@ -33,24 +33,37 @@ void cmhd_log_failed_send(cmhd_log_sink sink, void *cls, const char *url) {
 }
 
 struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct sockaddr *bind_addr,
-                              unsigned int thread_pool, unsigned int connection_limit,
-                              unsigned int connection_timeout,
+                              const struct cmhd_limits *limits,
                               MHD_AccessHandlerCallback handler, void *handler_cls,
-                              MHD_RequestCompletedCallback completed, void *completed_cls,
+                              MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback notify,
                               cmhd_log_sink sink) {
-    struct MHD_OptionItem ops[9];
+    struct MHD_OptionItem ops[11];
     int i = 0;
     // First, so that no message of the daemon's start-up reaches stderr on its own.
     log_sink = sink;
     ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)cmhd_logger, handler_cls };
     if (bind_addr) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_SOCK_ADDR, 0, (void *)bind_addr }; }
-    if (thread_pool > 1) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, thread_pool, NULL }; }
-    if (connection_limit > 0) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL }; }
-    ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout, NULL };
-    ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls };
+    if (limits->thread_pool > 1) {
+        ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_THREAD_POOL_SIZE, limits->thread_pool, NULL };
+    }
+    if (limits->connection_limit > 0) {
+        ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, limits->connection_limit, NULL };
+    }
+    // Counted across the whole thread pool, by the peer's full address.
+    if (limits->per_address_limit > 0) {
+        ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_PER_IP_CONNECTION_LIMIT, limits->per_address_limit, NULL };
+    }
+    ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, limits->connection_timeout, NULL };
+    ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, handler_cls };
+    if (notify) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, handler_cls }; }
     ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+}
+
+int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
 }
 
 uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {

@@ -20,14 +20,17 @@ enum DaemonStarter {
             | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
         if Int32(address.ss_family) == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
         errno = 0
+        var limits = cmhd_limits(
+            thread_pool: UInt32(max(1, configuration.threadPoolSize)),
+            connection_limit: UInt32(max(1, configuration.connectionLimit)),
+            per_address_limit: UInt32(max(0, configuration.connectionsPerAddress)),
+            connection_timeout: UInt32(max(0, configuration.connectionTimeoutSeconds)))
         let daemon = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
                 cmhd_start(
-                    flags, UInt16(configuration.port), sockaddrPointer,
-                    UInt32(max(1, configuration.threadPoolSize)), UInt32(max(1, configuration.connectionLimit)),
-                    UInt32(max(0, configuration.connectionTimeoutSeconds)),
+                    flags, UInt16(configuration.port), sockaddrPointer, &limits,
                     tacitAccessHandler, Unmanaged.passUnretained(core).toOpaque(),
-                    tacitRequestCompleted, Unmanaged.passUnretained(core).toOpaque(), tacitLog)
+                    tacitRequestCompleted, tacitConnectionNotify, tacitLog)
             }
         }
         guard let daemon else { throw failure(configuration, errno: errno) }

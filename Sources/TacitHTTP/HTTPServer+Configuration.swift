@@ -11,6 +11,10 @@ extension HTTPServer {
         public var threadPoolSize: Int
         /// Most open connections at once, streams included.
         public var connectionLimit: Int
+        /// Most open connections from one peer address; 0 for no limit. Further ones are
+        /// closed as they are accepted, so one client can't take `connectionLimit` alone.
+        /// Behind a proxy every connection comes from the proxy's address: raise it there.
+        public var connectionsPerAddress: Int
         /// Most handlers running at once; further requests answer 503 with `Retry-After: 1`
         /// at once, except for `exemptPaths`.
         public var maxInFlight: Int
@@ -19,6 +23,10 @@ extension HTTPServer {
         /// Seconds an idle connection stays open. Suspended connections (a handler at work,
         /// or a stream waiting for its next chunk) never time out.
         public var connectionTimeoutSeconds: Int
+        /// How long a request's headers and body may take to arrive, however steadily they
+        /// trickle; past it the connection is closed. Counted from the accept, or from the
+        /// previous answer on a kept-alive connection, to the last byte of the body.
+        public var requestDeadline: Duration
         /// How long `shutdown()` waits for running handlers before answering them 503.
         public var shutdownGracePeriod: Duration
         /// Where libmicrohttpd's messages go (a client gone before its answer, a failed
@@ -32,9 +40,11 @@ extension HTTPServer {
             maxBodyBytes: Int = 65_536,
             threadPoolSize: Int = 2,
             connectionLimit: Int = 4_096,
+            connectionsPerAddress: Int = 256,
             maxInFlight: Int = 1_024,
             exemptPaths: Set<String> = ["/healthz", "/readyz"],
             connectionTimeoutSeconds: Int = 30,
+            requestDeadline: Duration = .seconds(20),
             shutdownGracePeriod: Duration = .seconds(5),
             errorLog: @escaping @Sendable (String) -> Void = ServerLog.standardError
         ) {
@@ -43,9 +53,11 @@ extension HTTPServer {
             self.maxBodyBytes = maxBodyBytes
             self.threadPoolSize = threadPoolSize
             self.connectionLimit = connectionLimit
+            self.connectionsPerAddress = connectionsPerAddress
             self.maxInFlight = maxInFlight
             self.exemptPaths = exemptPaths
             self.connectionTimeoutSeconds = connectionTimeoutSeconds
+            self.requestDeadline = requestDeadline
             self.shutdownGracePeriod = shutdownGracePeriod
             self.errorLog = errorLog
         }

@@ -34,6 +34,9 @@ public final class HTTPServer: Sendable {
     /// How often streams' content reader ran, for tests.
     var streamReaderCalls: Int { core.streamReads.load(ordering: .relaxed) }
 
+    /// How many connections were closed at their request deadline, for tests.
+    var requestsCutOff: Int { core.deadlines.closed.load(ordering: .relaxed) }
+
     /// Binds and starts serving. Throws `HTTPServerError` when the address is invalid or taken.
     public func start() throws {
         try start(unlessRunning: false)
@@ -57,6 +60,7 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(code: .alreadyStarted, message: "The server was already started.")
             }
             let daemon = try DaemonStarter.start(core)
+            core.deadlines.start()
             state.daemon = daemon
             state.port = Int(cmhd_bound_port(daemon))
             state.started = true
@@ -74,6 +78,7 @@ public final class HTTPServer: Sendable {
         let listener = MHD_quiesce_daemon(daemon)
         await core.drain()
         MHD_stop_daemon(daemon)
+        core.deadlines.stop()
         if listener >= 0 { close(listener) }
     }
 
@@ -82,5 +87,6 @@ public final class HTTPServer: Sendable {
         guard let daemon = running.withLock({ $0.daemon }) else { return }
         core.stopAll()
         MHD_stop_daemon(daemon)
+        core.deadlines.stop()
     }
 }

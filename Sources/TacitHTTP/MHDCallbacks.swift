@@ -26,6 +26,9 @@ func tacitAccessHandler(
         context.tooLarge = declared > context.maxBodyBytes
         conCls.pointee = Unmanaged.passRetained(context).toOpaque()
         core.register(context)
+        if let problem = RequestScreen.problem(connection, method: method, version: version) {
+            return RequestDispatcher.refuse(context, with: problem, core: core)
+        }
         // Too big to be worth draining: answer before reading; libmicrohttpd then closes.
         return declared > context.drainLimit ? RequestDispatcher.requestComplete(context, core: core) : .YES
     }
@@ -47,12 +50,28 @@ func tacitRequestCompleted(
     _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
     _ reason: MHD_RequestTerminationCode
 ) {
-    guard let cls, let conCls, let raw = conCls.pointee else { return }
-    conCls.pointee = nil
+    guard let cls else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    // A kept-alive connection's next request has the deadline of its own.
+    if let connection { core.deadlines.arm(connection) }
+    guard let conCls, let raw = conCls.pointee else { return }
+    conCls.pointee = nil
     let context = Unmanaged<ConnectionContext>.fromOpaque(raw).takeRetainedValue()
     context.close()
     core.unregister(context)
+}
+
+/// libmicrohttpd accepted a connection or is about to close its socket: the request
+/// deadlines start counting for it, or forget it.
+func tacitConnectionNotify(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ code: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection else { return }
+    let deadlines = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().deadlines
+    if code == .CONNECTION_NOTIFY_STARTED { deadlines.opened(connection) } else { deadlines.closedByServer(connection) }
 }
 
 /// The content reader of a streaming response.

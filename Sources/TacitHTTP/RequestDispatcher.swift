@@ -7,6 +7,7 @@ enum RequestDispatcher {
     static func requestComplete(_ context: ConnectionContext, core: ServerCore) -> MHD_Result {
         switch context.phase {
         case .reading:
+            core.deadlines.disarm(context.connection.pointer)
             return start(context, core: core)
         case .handling:
             context.phase = .answered
@@ -15,6 +16,14 @@ enum RequestDispatcher {
         case .answered:
             return .YES
         }
+    }
+
+    /// Answers a request that the screen refused, in the first call: libmicrohttpd then
+    /// reads none of its body and closes the connection after the answer.
+    static func refuse(_ context: ConnectionContext, with problem: HTTPResponse, core: ServerCore) -> MHD_Result {
+        core.deadlines.disarm(context.connection.pointer)
+        context.phase = .answered
+        return ResponseWriter.queue(problem, on: context)
     }
 
     private static func start(_ context: ConnectionContext, core: ServerCore) -> MHD_Result {

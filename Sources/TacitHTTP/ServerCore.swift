@@ -22,10 +22,13 @@ final class ServerCore: Sendable {
     let book = Mutex(Book())
     /// Content-reader calls across all streams, so tests can prove idle streams are not polled.
     let streamReads = Atomic<Int>(0)
+    /// Cuts off requests that take longer than `requestDeadline` to arrive.
+    let deadlines: RequestDeadlines
 
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
         self.configuration = configuration
         self.handler = handler
+        self.deadlines = RequestDeadlines(limit: configuration.requestDeadline)
     }
 
     func register(_ context: ConnectionContext) {

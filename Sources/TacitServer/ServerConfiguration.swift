@@ -19,6 +19,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var operatorSecret: String?
     public var threadPoolSize = 4
     public var maxInFlight = 2048
+    /// Open connections one peer address may hold; 0 for no limit. Behind a proxy every
+    /// connection comes from the proxy, so raise it (or turn it off) there.
+    public var connectionsPerAddress = 256
     /// Rate limits, destination lists and abuse guards.
     public var security = SecurityConfiguration()
     /// How often ended rate-limit counters and old idempotency records are deleted.

@@ -5,13 +5,14 @@ import TacitStore
 /// The security settings of `tacit serve` (each also a `TACIT_*` variable or config line).
 extension ServerSettings {
     static let securityValued: Set<String> = [
-        "max-in-flight", "rate-sends-per-number", "rate-verifications-per-number", "rate-verifications-per-ip",
+        "max-in-flight", "connections-per-address", "rate-sends-per-number", "rate-verifications-per-number", "rate-verifications-per-ip",
         "rate-requests-per-key", "max-failed-checks", "allow-countries", "deny-countries", "allow-prefixes", "deny-prefixes",
         "max-device-events", "device-event-burst", "device-event-rate",
     ]
 
     static let securityUsage = """
           --max-in-flight N     requests handled at once before 503 + Retry-After (default 2048)
+          --connections-per-address N  connections one address may hold (default 256, 0 no limit; raise behind a proxy)
           --rate-sends-per-number N/SECONDS          code sends per number (default 5/600)
           --rate-verifications-per-number N/SECONDS  starts per number (default 20/86400)
           --rate-verifications-per-ip N/SECONDS      starts per source address (default 500/3600)
@@ -26,6 +27,9 @@ extension ServerSettings {
     static func applySecurity(_ configuration: inout ServerConfiguration, _ setting: (String) -> String?) throws {
         var security = configuration.security
         if let value = setting("max-in-flight") { configuration.maxInFlight = try count(value, "max-in-flight", minimum: 1) }
+        if let value = setting("connections-per-address") {
+            configuration.connectionsPerAddress = try count(value, "connections-per-address", minimum: 0)
+        }
         if let value = setting("rate-sends-per-number") { security.sendsPerNumber = try rate(value, "rate-sends-per-number") }
         if let value = setting("rate-verifications-per-number") { security.verificationsPerNumber = try rate(value, "rate-verifications-per-number") }
         if let value = setting("rate-verifications-per-ip") { security.verificationsPerAddress = try rate(value, "rate-verifications-per-ip") }

@@ -14,15 +14,48 @@
 /// Receives each message libmicrohttpd logs, formatted, with the daemon's `handler_cls`.
 typedef void (*cmhd_log_sink)(void *cls, const char *message);
 
-/// Starts a daemon through MHD_OPTION_ARRAY, since MHD_start_daemon is variadic.
-/// `thread_pool` 0 or 1 means MHD's single internal polling thread. The daemon's
-/// messages go to `sink` (the same function for every daemon) instead of stderr.
+/// How much a daemon takes on. `thread_pool` 0 or 1 means MHD's single internal polling
+/// thread; a `connection_limit` or `per_address_limit` of 0 means libmicrohttpd's default
+/// (no limit per address); `connection_timeout` is idle seconds, 0 for none.
+struct cmhd_limits {
+    unsigned int thread_pool;
+    unsigned int connection_limit;
+    unsigned int per_address_limit;
+    unsigned int connection_timeout;
+};
+
+/// Starts a daemon through MHD_OPTION_ARRAY, since MHD_start_daemon is variadic. The
+/// daemon's messages go to `sink` (the same function for every daemon) instead of stderr;
+/// `completed` and `notify` (when given) are called with `handler_cls`.
 struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct sockaddr *bind_addr,
-                              unsigned int thread_pool, unsigned int connection_limit,
-                              unsigned int connection_timeout,
+                              const struct cmhd_limits *limits,
                               MHD_AccessHandlerCallback handler, void *handler_cls,
-                              MHD_RequestCompletedCallback completed, void *completed_cls,
+                              MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback notify,
                               cmhd_log_sink sink);
+
+/// The connection's socket, or -1.
+int cmhd_connection_fd(struct MHD_Connection *connection);
+
+/// What screening a request's header block found; all zero for a well-formed block.
+struct cmhd_screen {
+    /// A line not ended by CRLF (a bare LF), a NUL in a line, or an obs-fold continuation.
+    int malformed;
+    /// A field name that is not an RFC 9110 token, e.g. whitespace before the colon.
+    int bad_name;
+    /// A control character other than HTAB in a field value.
+    int bad_value;
+    int host_fields;
+    int content_length_fields;
+    /// Two `Content-Length` fields whose values differ.
+    int content_length_differs;
+    int transfer_encoding_fields;
+};
+
+/// Screens the header block of the request being read, in the access handler's first call
+/// (`method` and `version` as that call got them). Returns 0, or -1 when the block can't
+/// be found, so nothing was screened.
+int cmhd_screen_request(struct MHD_Connection *connection, const char *method, const char *version,
+                        struct cmhd_screen *out);
 
 /// Formats, as the daemon's logger does, the message libmicrohttpd writes when a client
 /// goes away before its answer, naming `url`, and hands it to `sink`. For tests.

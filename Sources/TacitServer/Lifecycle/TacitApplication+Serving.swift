@@ -87,6 +87,7 @@ extension TacitApplication {
         http.port = configuration.port
         http.threadPoolSize = configuration.threadPoolSize
         http.maxInFlight = configuration.maxInFlight
+        http.connectionsPerAddress = configuration.connectionsPerAddress
         http.exemptPaths = ["/healthz", "/readyz", "/metrics"]
         return http
     }

@@ -1,0 +1,63 @@
+import Foundation
+import TacitStore
+
+extension KeyRing {
+    /// The ring for `configuration`, checked against the fingerprints in `store`.
+    ///
+    /// A master secret the store still holds (from before keys left the database) moves to
+    /// the key file and its row is deleted. A key file that is missing is created, unless
+    /// the store was sealed before: then production refuses (`KeySetupError.missing`),
+    /// where `--dev` warns and starts with a new key, since a dev database is disposable.
+    public static func load(configuration: ServerConfiguration, store: any VerificationStore,
+                            warn: (String) -> Void = { FileHandle.standardError.write(Data("tacit: \($0)\n".utf8)) }) async throws -> KeyRing {
+        let path = configuration.keyFilePath
+        let legacy = try await store.setting(legacySetting).flatMap { $0.count == 32 ? MasterKey($0) : nil }
+        let fingerprints = try await store.settings(prefix: fingerprintPrefix)
+        var ring = try configured(configuration, path: path)
+        if ring == nil, let path {
+            // Production never makes a new key for a database sealed before: that would seal
+            // new data under a key nobody has the old data's key beside.
+            if legacy == nil, !fingerprints.isEmpty, !configuration.dev { throw KeySetupError.missing(.keyFile(path)) }
+            _ = try KeyFile.create(path, keys: [legacy ?? .generate()])
+            ring = KeyRing(try KeyFile.read(path) ?? [], source: .keyFile(path))
+        }
+        var keys = ring?.keys ?? [legacy ?? .generate()]
+        let source = ring?.source ?? .ephemeral
+        if let legacy, !keys.contains(legacy) {
+            keys.append(legacy)
+            if let path { try keep(legacy, in: path) }
+        }
+        let loaded = KeyRing(keys, source: source)
+        try loaded.check(fingerprints, dev: configuration.dev, warn: warn)
+        for key in [loaded.newest] + (legacy.map { [$0] } ?? []) { try await record(key, in: store) }
+        if path != nil, legacy != nil { try await store.deleteSetting(legacySetting) }
+        return loaded
+    }
+
+    /// The ring the settings give, before the store is consulted: the secrets (and the key
+    /// file's keys, when it exists), or the key file's keys; nil when the key file is missing.
+    static func configured(_ configuration: ServerConfiguration, path: String?) throws -> KeyRing? {
+        let fileKeys = try path.flatMap { try KeyFile.read($0) }
+        if let secret = configuration.secret, !secret.isEmpty {
+            let secrets = ([secret] + configuration.oldSecrets).map(MasterKey.init(secret:))
+            return KeyRing(secrets + (fileKeys ?? []), source: .secret(keyFile: fileKeys == nil ? nil : path))
+        }
+        guard let path else { return nil }
+        return fileKeys.map { KeyRing($0, source: .keyFile(path)) }
+    }
+
+    /// Adds a key moved out of the database to the key file, as its oldest.
+    static func keep(_ key: MasterKey, in path: String) throws {
+        if try KeyFile.create(path, keys: [key]) { return }
+        let existing = try KeyFile.read(path) ?? []
+        if !existing.contains(key) { try KeyFile.replace(path, keys: existing + [key]) }
+    }
+
+    /// Every fingerprint in the store must be a key of this ring.
+    func check(_ fingerprints: [String: [UInt8]], dev: Bool, warn: (String) -> Void) throws {
+        guard fingerprints.contains(where: { !holds(fingerprint: $0.value, named: $0.key) }) else { return }
+        let error = KeySetupError.missing(source)
+        guard dev else { throw error }
+        warn("\(error) (dev mode starts anyway; what that key sealed can't be opened)")
+    }
+}

@@ -33,4 +33,8 @@ public struct SealedFields: FieldProtection {
     public var currentHeader: [UInt8] { Self.marker + keys[0].id }
 
     public func index(_ value: String) throws -> String { Hex.encode(try keys[0].indexMAC.authenticate(Array(value.utf8))) }
+
+    public func indexes(_ value: String) throws -> [String] {
+        try keys.map { key in Hex.encode(try key.indexMAC.authenticate(Array(value.utf8))) }
+    }
 }

@@ -17,7 +17,7 @@ extension KeyRing {
         if ring == nil, let path {
             // Production never makes a new key for a database sealed before: that would seal
             // new data under a key nobody has the old data's key beside.
-            if legacy == nil, !fingerprints.isEmpty, !configuration.dev { throw KeySetupError.missing(.keyFile(path)) }
+            if legacy == nil, !fingerprints.isEmpty, !configuration.dev { throw KeySetupError.missingFile(path) }
             _ = try KeyFile.create(path, keys: [legacy ?? .generate()])
             ring = KeyRing(try KeyFile.read(path) ?? [], source: .keyFile(path))
         }

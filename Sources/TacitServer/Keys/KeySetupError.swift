@@ -15,6 +15,12 @@ public struct KeySetupError: Error, Sendable, Equatable, CustomStringConvertible
         KeySetupError(code: "key_missing", description: "the database was sealed with a key that \(source.setting) doesn't hold; \(source.fix)")
     }
 
+    /// The database was sealed before, and the key file that should hold its key is gone.
+    static func missingFile(_ path: String) -> KeySetupError {
+        KeySetupError(code: "key_missing",
+                      description: "the database was sealed with a key, but TACIT_KEY_FILE (\(path)) doesn't exist; restore the key file, or set TACIT_SECRET to its key")
+    }
+
     static func exposed(_ path: String) -> KeySetupError {
         KeySetupError(code: "key_file_exposed",
                       description: "the key file \(path) is readable by group or others; run `chmod 600 \(path)` and start again")

@@ -30,36 +30,7 @@ extension SQLiteVerificationStore {
     public func reseal(current: [UInt8]) async throws -> ResealReport {
         let fields = try protection.get()
         var report = ResealReport()
-        var after: Int64 = 0
-        while true {
-            let rows = try await database.read { [after] db in
-                try db.query("""
-                    SELECT rowid AS n, id, status, phone_sealed AS sealed FROM verifications
-                    WHERE rowid > \(after) AND substr(phone_sealed, 1, \(current.count)) IS NOT \(current)
-                    ORDER BY rowid LIMIT \(Self.resealBatch)
-                    """)
-            }
-            guard let last = rows.last else { break }
-            after = try last.int64("n")
-            var changes: [(id: String, old: [UInt8], sealed: [UInt8], index: String)] = []
-            for row in rows {
-                let old = try row.blob("sealed")
-                let phone = try fields.open(old)
-                changes.append((try row.string("id"), old, try fields.seal(phone), try fields.index(String(decoding: phone, as: UTF8.self))))
-                if try row.string("status") == "pending" { report.pending += 1 }
-            }
-            report.numbers += try await database.write { [changes] db in
-                var written = 0
-                for change in changes {
-                    try db.execute("""
-                        UPDATE verifications SET phone_sealed = \(change.sealed), phone_index = \(change.index)
-                        WHERE id = \(change.id) AND phone_sealed = \(change.old)
-                        """)
-                    written += db.changes
-                }
-                return written
-            }
-        }
+        (report.numbers, report.pending) = try await resealNumbers(current: current, fields)
         report.replies = try await resealReplies(current: current, fields)
         report.remaining = try await database.read { db in
             try db.query("""
@@ -71,6 +42,42 @@ extension SQLiteVerificationStore {
             try db.query("SELECT COUNT(*) AS n FROM api_keys WHERE length(key_hash) = 32 AND revoked_at IS NULL").first?.int("n") ?? 0
         }
         return report
+    }
+
+    /// The numbers' half of `reseal`, in rowid order; returns how many were sealed again
+    /// and how many of those are pending.
+    private func resealNumbers(current: [UInt8], _ fields: any FieldProtection) async throws -> (Int, Int) {
+        var resealed = 0, pending = 0
+        var after: Int64 = 0
+        while true {
+            let rows = try await database.read { [after] db in
+                try db.query("""
+                    SELECT rowid AS n, id, status, phone_sealed AS sealed FROM verifications
+                    WHERE rowid > \(after) AND substr(phone_sealed, 1, \(current.count)) IS NOT \(current)
+                    ORDER BY rowid LIMIT \(Self.resealBatch)
+                    """)
+            }
+            guard let last = rows.last else { return (resealed, pending) }
+            after = try last.int64("n")
+            var changes: [(id: String, old: [UInt8], sealed: [UInt8], index: String)] = []
+            for row in rows {
+                let old = try row.blob("sealed")
+                let phone = try fields.open(old)
+                changes.append((try row.string("id"), old, try fields.seal(phone), try fields.index(String(decoding: phone, as: UTF8.self))))
+                if try row.string("status") == "pending" { pending += 1 }
+            }
+            resealed += try await database.write { [changes] db in
+                var written = 0
+                for change in changes {
+                    try db.execute("""
+                        UPDATE verifications SET phone_sealed = \(change.sealed), phone_index = \(change.index)
+                        WHERE id = \(change.id) AND phone_sealed = \(change.old)
+                        """)
+                    written += db.changes
+                }
+                return written
+            }
+        }
     }
 
     /// The stored replies' half of `reseal`, keyed by their (hashed) idempotency key.

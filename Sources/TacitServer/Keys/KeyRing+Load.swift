@@ -6,32 +6,40 @@ extension KeyRing {
     ///
     /// A master secret the store still holds (from before keys left the database) moves to
     /// the key file and its row is deleted. A key file that is missing is created, unless
-    /// the store was sealed before: then production refuses (`KeySetupError.missing`),
-    /// where `--dev` warns and starts with a new key, since a dev database is disposable.
+    /// the store was sealed before: then production refuses (`KeySetupError`), where
+    /// `--dev` warns and starts with a new key, since a dev database is disposable.
     public static func load(configuration: ServerConfiguration, store: any VerificationStore,
                             warn: (String) -> Void = { FileHandle.standardError.write(Data("tacit: \($0)\n".utf8)) }) async throws -> KeyRing {
         let path = configuration.keyFilePath
         let legacy = try await store.setting(legacySetting).flatMap { $0.count == 32 ? MasterKey($0) : nil }
         let fingerprints = try await store.settings(prefix: fingerprintPrefix)
         var ring = try configured(configuration, path: path)
-        if ring == nil, let path {
-            // Production never makes a new key for a database sealed before: that would seal
-            // new data under a key nobody has the old data's key beside.
-            if legacy == nil, !fingerprints.isEmpty, !configuration.dev { throw KeySetupError.missingFile(path) }
-            _ = try KeyFile.create(path, keys: [legacy ?? .generate()])
-            ring = KeyRing(try KeyFile.read(path) ?? [], source: .keyFile(path))
-        }
-        var keys = ring?.keys ?? [legacy ?? .generate()]
-        let source = ring?.source ?? .ephemeral
-        if let legacy, !keys.contains(legacy) {
-            keys.append(legacy)
-            if let path { try keep(legacy, in: path) }
-        }
-        let loaded = KeyRing(keys, source: source)
-        try loaded.check(fingerprints, dev: configuration.dev, warn: warn)
-        for key in [loaded.newest] + (legacy.map { [$0] } ?? []) { try await record(key, in: store) }
+            ?? firstStart(path, legacy: legacy, sealed: !fingerprints.isEmpty, dev: configuration.dev)
+        if let legacy { ring = try ring.adopting(legacy, keptIn: path) }
+        try ring.check(fingerprints, dev: configuration.dev, warn: warn)
+        // The file holds the old secret before its row goes, so a crash in between loses nothing.
+        for key in [ring.newest] + (legacy.map { [$0] } ?? []) { try await record(key, in: store) }
         if path != nil, legacy != nil { try await store.deleteSetting(legacySetting) }
-        return loaded
+        return ring
+    }
+
+    /// The ring when the settings give none: a new key file (holding the store's old master
+    /// secret, when it has one), or, with no file to keep it in, a key for the process alone.
+    static func firstStart(_ path: String?, legacy: MasterKey?, sealed: Bool, dev: Bool) throws -> KeyRing {
+        guard let path else { return KeyRing([legacy ?? .generate()], source: .ephemeral) }
+        // Production never makes a new key for a database sealed before: new data would be
+        // sealed under a key kept apart from the one the old data needs.
+        if legacy == nil, sealed, !dev { throw KeySetupError.missingFile(path) }
+        _ = try KeyFile.create(path, keys: [legacy ?? .generate()])
+        return KeyRing(try KeyFile.read(path) ?? [], source: .keyFile(path))
+    }
+
+    /// This ring with the store's old master secret as its oldest key, kept in the key file
+    /// too (unless there is no file to keep it in).
+    func adopting(_ legacy: MasterKey, keptIn path: String?) throws -> KeyRing {
+        guard !keys.contains(legacy) else { return self }
+        if let path { try Self.keep(legacy, in: path) }
+        return KeyRing(keys + [legacy], source: source)
     }
 
     /// The ring the settings give, before the store is consulted: the secrets (and the key

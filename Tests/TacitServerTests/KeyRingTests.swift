@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TacitCrypto
 @testable import TacitServer
@@ -76,6 +77,24 @@ struct KeyRingTests {
         #expect(configuration.keyFilePath == nil)
         let ring = try await KeyRing.load(configuration: configuration, store: InMemoryStore())
         #expect(ring.source == .ephemeral && ring.keys.count == 1)
+    }
+
+    @Test("instances creating the key file at once: exactly one creates it, every one then reads its key, and the file is 0600")
+    func createRace() throws {
+        let directory = try KeyFixtures.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("race.key").path
+        let keys = (0..<8).map { _ in MasterKey.generate() }
+        let created = Mutex<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: keys.count) { index in
+            let won = (try? KeyFile.create(path, keys: [keys[index]])) ?? false
+            created.withLock { $0.append(won) }
+        }
+        #expect(created.withLock { $0.filter { $0 }.count } == 1)
+        let stored = try #require(try KeyFile.read(path))
+        #expect(stored.count == 1 && keys.contains(stored[0]))
+        #expect(try KeyFixtures.mode(path) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["race.key"], "no temporary file is left")
     }
 
     @Test("a malformed key file line is refused, naming the file and the line")

@@ -62,7 +62,7 @@ struct KeyRotationTests {
         #expect(resealed.out.contains("Resealed 2 numbers and 1 stored replies"))
         try Self.keep(keys[0], only: db + ".key")
 
-        let production = try KeyFixtures.tacit(["serve", "--port", "0", "--db", db], limit: 3)
+        let production = try KeyFixtures.serveUntilListening(["--port", "0", "--db", db])
         #expect(production.out.contains("Tacit is listening"), "\(production.err)")
         let newest = ServerSecrets(master: keys[0]).fieldProtection
         for sealed in try KeyFixtures.column("phone_sealed", of: "verifications", in: db) + KeyFixtures.column("body", of: "idempotency", in: db) {

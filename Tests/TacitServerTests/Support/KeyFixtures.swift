@@ -39,6 +39,32 @@ enum KeyFixtures {
         return Run(status: process.terminationStatus, out: String(decoding: output, as: UTF8.self), err: String(decoding: error, as: UTF8.self))
     }
 
+    /// Runs `tacit serve` until it says it listens (then stops it) or exits on its own;
+    /// bounded like `tacit(_:)`. Its output is what it printed until then.
+    static func serveUntilListening(_ arguments: [String], limit: Double = 20) throws -> Run {
+        let process = Subprocess()
+        process.executableURL = SecurityKeysCommandTests.binary
+        process.arguments = ["serve"] + arguments
+        process.environment = ["PATH": "/usr/bin:/bin"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let bound = DispatchWorkItem { process.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: bound)
+        defer { bound.cancel() }
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("Tacit is listening") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        process.terminate()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, out: String(decoding: seen, as: UTF8.self), err: String(decoding: error, as: UTF8.self))
+    }
+
     /// Copies the database file with its WAL (what a leaked copy of the live files holds)
     /// into `directory`, and nothing else; returns the copy's path.
     static func copyDatabase(_ path: String, into directory: URL) throws -> String {

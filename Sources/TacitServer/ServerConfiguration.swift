@@ -8,8 +8,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var databaseURL: String?
     /// Turns on the virtual operator, the handset inbox and keyless loopback access.
     public var dev = false
-    /// The master secret; generated and kept in the store when nil.
+    /// The master secret (`TACIT_SECRET`); the key file's keys are used when nil.
     public var secret: String?
+    /// Secrets used before `secret`, newest first: they still open what they sealed.
+    public var oldSecrets: [String] = []
+    /// The key file (`TACIT_KEY_FILE`); beside the SQLite file when nil.
+    public var keyFile: String?
     /// The URL devices and browsers reach this server at; derived from host and port when nil.
     public var publicURL: String?
     /// Extra latency the virtual operator adds per hop, in milliseconds.
@@ -34,6 +38,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var callbacks = CallbackSettings()
 
     public init() {}
+
+    /// Where the key file is: `keyFile`, else `<database>.key`. nil for an in-memory or
+    /// unnamed database, whose keys live only as long as its data (the process).
+    public var keyFilePath: String? {
+        if let keyFile, !keyFile.isEmpty { return keyFile }
+        let db = databasePath
+        guard !db.isEmpty, db != ":memory:", !db.hasPrefix("file::memory:"), !db.contains("mode=memory") else { return nil }
+        return db + ".key"
+    }
 
     /// The base URL for links this server hands out.
     public func baseURL(port actualPort: Int) -> String {

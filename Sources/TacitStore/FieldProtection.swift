@@ -7,4 +7,11 @@ public protocol FieldProtection: Sendable {
     func open(_ sealed: [UInt8]) throws -> [UInt8]
     /// A keyed, deterministic hash for equality lookups.
     func index(_ value: String) throws -> String
+    /// `value`'s index under every key that may have indexed stored rows, `index(value)`
+    /// first: after a key rotation, rows indexed before it are found until resealed.
+    func indexes(_ value: String) throws -> [String]
+}
+
+extension FieldProtection {
+    public func indexes(_ value: String) throws -> [String] { [try index(value)] }
 }

@@ -9,7 +9,7 @@ public protocol VerificationStore: OutboxStore {
     func migrate() async throws
 
     /// How to seal personal fields; set once after `migrate`, before any verification
-    /// is read or written (the keys come from the store's own settings).
+    /// is read or written (the keys come from the key ring, outside the store).
     func protect(with fields: any FieldProtection)
 
     /// Inserts a new verification with its first events, and the idempotency record
@@ -55,6 +55,10 @@ public protocol VerificationStore: OutboxStore {
     /// Stores `value` unless the setting exists already; returns what is stored, so
     /// several instances starting at once agree on one value.
     func setSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> [UInt8]
+    /// Every setting whose name starts with `prefix` (the key ring's fingerprints), by name.
+    func settings(prefix: String) async throws -> [String: [UInt8]]
+    /// Removes a setting; nothing happens when it is absent.
+    func deleteSetting(_ name: String) async throws
 
     /// How many verifications are pending (a gauge for /metrics).
     func pendingCount() async throws -> Int

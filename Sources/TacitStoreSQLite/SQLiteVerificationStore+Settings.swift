@@ -35,9 +35,22 @@ extension SQLiteVerificationStore {
             return try db.query("SELECT value FROM settings WHERE name = \(name)").first?.blob("value") ?? value
         }
     }
+
+    public func settings(prefix: String) async throws -> [String: [UInt8]] {
+        let rows = try await database.read { db in
+            try db.query("SELECT name, value FROM settings WHERE substr(name, 1, \(prefix.utf8.count)) = \(prefix)")
+        }
+        var settings: [String: [UInt8]] = [:]
+        for row in rows { settings[try row.string("name")] = try row.blob("value") }
+        return settings
+    }
+
+    public func deleteSetting(_ name: String) async throws {
+        try await database.write { db in try db.execute("DELETE FROM settings WHERE name = \(name)") }
+    }
 }
 
-/// The field protection, set once after the store opens (its keys live in the store).
+/// The field protection, set once after the store opens (its keys come from the key ring).
 final class LazyProtection: Sendable {
     private let value = Mutex<(any FieldProtection)?>(nil)
 

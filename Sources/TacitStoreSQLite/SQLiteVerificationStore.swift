@@ -27,7 +27,8 @@ public final class SQLiteVerificationStore: VerificationStore {
     public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection.get()
-        let index = try fields.index(verification.phoneNumber)
+        let indexes = try fields.indexes(verification.phoneNumber)
+        let index = indexes[0]
         let sealed = try fields.seal(Array(verification.phoneNumber.utf8))
         // Everything but the statements is worked out before the writer's turn.
         var stored = verification
@@ -46,12 +47,13 @@ public final class SQLiteVerificationStore: VerificationStore {
             let lastGroup = try Self.append(rendered, after: nil, db)
             // One pending verification per number. Creates are serialised by the writer, and
             // none is made while the number has a pending verification, so that one, if any,
-            // is always the number's newest row: the insert happens only when it is not.
+            // is always the number's newest row: the insert happens only when it is not. Rows
+            // indexed under an older key, until resealed, count too.
             try db.execute("""
                 INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, last_group)
                 SELECT \(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
                        \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq), \(record), \(lastGroup)
-                WHERE (SELECT status FROM verifications WHERE phone_index = \(index) ORDER BY rowid DESC LIMIT 1) IS NOT 'pending'
+                WHERE (SELECT status FROM verifications WHERE phone_index IN (\(list: indexes)) ORDER BY rowid DESC LIMIT 1) IS NOT 'pending'
                 """)
             guard db.changes == 1 else { throw StoreError.concurrentVerification }
             try Self.append(outbox, db)

@@ -107,6 +107,14 @@ public final class InMemoryStore: VerificationStore {
         }
     }
 
+    public func settings(prefix: String) async throws -> [String: [UInt8]] {
+        state.withLock { $0.settings.filter { $0.key.hasPrefix(prefix) } }
+    }
+
+    public func deleteSetting(_ name: String) async throws {
+        _ = state.withLock { $0.settings.removeValue(forKey: name) }
+    }
+
     func pendingVerifications() async throws -> [Verification] {
         state.withLock { $0.verifications.values.filter { $0.status == .pending } }
     }

@@ -3,28 +3,37 @@ import TacitServer
 import TacitStore
 import TacitStoreSQLite
 
-/// `tacit keys create|list|revoke`: API keys in the store `tacit serve` uses.
+/// `tacit keys create|list|revoke`: API keys in the store `tacit serve` uses; `rotate` and
+/// `reseal` manage the master keys (see `KeysRotateCommand`, `KeysResealCommand`).
 enum KeysCommand {
     static let usage = """
         Usage: tacit keys create --name NAME [--scopes SCOPE,…] [STORE]
                tacit keys list [STORE]
                tacit keys revoke ID [STORE]
+               tacit keys rotate [STORE]
+               tacit keys reseal [STORE]
 
-        STORE: [--db PATH | --database-url URL] [--secret SECRET] [--config FILE]
-        (the same flags and TACIT_* variables as `tacit serve`; the secret must match).
+        STORE: [--db PATH | --database-url URL] [--key-file PATH] [--secret SECRET]
+               [--old-secrets "A B"] [--config FILE]
+        (the same flags and TACIT_* variables as `tacit serve`).
 
-        A new key is printed once and stored only as a keyed hash.
+        A new API key is printed once and stored only as a hash.
         Scopes: verifications:read, verifications:write (default: both).
+
+        rotate adds a new master key to the front of the key file: once the servers restart,
+        it seals new data and the older keys still open what they sealed. reseal then seals
+        every stored number and reply again under the newest key, in small batches; after
+        it, the older keys can be removed from the file.
         """
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: Arguments
         do {
-            parsed = try Arguments(arguments, valued: ["name", "scopes", "db", "database-url", "secret", "config"], flags: [])
+            parsed = try Arguments(arguments, valued: storeFlags.union(["name", "scopes"]), flags: [])
         } catch let error as Arguments.UsageError {
             return CLI.usageError(error.message, usage: usage)
         } catch { return CLI.usageError("\(error)", usage: usage) }
-        guard let action = parsed.positional.first, ["create", "list", "revoke"].contains(action) else {
+        guard let action = parsed.positional.first, ["create", "list", "revoke", "rotate", "reseal"].contains(action) else {
             return CLI.usageError(parsed.positional.first.map { "unknown keys command \($0)" } ?? "no keys command given", usage: usage)
         }
         let rest = Array(parsed.positional.dropFirst())
@@ -32,8 +41,10 @@ enum KeysCommand {
             return CLI.usageError(action == "revoke" ? "revoke needs exactly one key ID" : "unexpected argument \(rest[0])", usage: usage)
         }
         if action == "create", parsed.value("name") == nil { return CLI.usageError("create needs --name", usage: usage) }
-        let store: [String] = ["db", "database-url", "secret", "config"].flatMap { flag in parsed.value(flag).map { ["--\(flag)", $0] } ?? [] }
+        let store: [String] = storeFlags.sorted().flatMap { flag in parsed.value(flag).map { ["--\(flag)", $0] } ?? [] }
         do {
+            if action == "rotate" { return try KeysRotateCommand.run(try configuration(store)) }
+            if action == "reseal" { return try await KeysResealCommand.run(try configuration(store)) }
             let manager = try await open(store)
             switch action {
             case "create": return try await create(manager, name: parsed.value("name") ?? "", scopes: parsed.value("scopes"))
@@ -42,18 +53,28 @@ enum KeysCommand {
             }
         } catch let error as Arguments.UsageError {
             return CLI.usageError(error.message, usage: usage)
+        } catch let error as KeySetupError {
+            CLI.printError("tacit keys: \(error)")
+            return 2
         } catch {
             CLI.printError("tacit keys: \(error)")
             return 1
         }
     }
 
-    private static func open(_ storeFlags: [String]) async throws -> KeyManager {
+    static let storeFlags = Set(["db", "database-url", "secret", "config"]).union(ServerSettings.keyValued)
+
+    /// The store settings, as `tacit serve` reads them.
+    static func configuration(_ storeFlags: [String]) throws -> ServerConfiguration {
         let configuration = try ServerSettings.configuration(storeFlags)
         guard configuration.databaseURL == nil else {
             throw Arguments.UsageError(message: "--database-url: the PostgreSQL store is not available in this build; use --db")
         }
-        return try await KeyManager.open(store: try SQLiteVerificationStore(path: configuration.databasePath), secret: configuration.secret)
+        return configuration
+    }
+
+    private static func open(_ storeFlags: [String]) async throws -> KeyManager {
+        try await KeyManager.open(store: try SQLiteVerificationStore(path: try configuration(storeFlags).databasePath))
     }
 
     private static func create(_ manager: KeyManager, name: String, scopes: String?) async throws -> Int32 {

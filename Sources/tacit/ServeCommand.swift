@@ -8,11 +8,12 @@ import TacitStoreSQLite
 enum ServeCommand {
     static let usage = """
         Usage: tacit serve [--dev] [--host HOST] [--port PORT] [--db PATH] [--database-url URL]
-                           [--config FILE] [--secret SECRET] [--public-url URL] [--operator-latency MS]
+                           [--config FILE] [--secret SECRET] [--key-file PATH] [--public-url URL]
+                           [--operator-latency MS]
 
         Runs the Tacit verification server. Every flag has an environment variable:
         TACIT_HOST, TACIT_PORT, TACIT_DB, TACIT_DATABASE_URL, TACIT_CONFIG, TACIT_SECRET,
-        TACIT_PUBLIC_URL, TACIT_OPERATOR_LATENCY, TACIT_DEV=1.
+        TACIT_OLD_SECRETS, TACIT_KEY_FILE, TACIT_PUBLIC_URL, TACIT_OPERATOR_LATENCY, TACIT_DEV=1.
         Webhooks and provider callbacks are set by variable or config file only:
         TACIT_WEBHOOK_URL, TACIT_WEBHOOK_SECRETS (space-separated whsec_ secrets, newest first),
         TACIT_WEBHOOK_EVENTS (comma-separated types; default all), the same with _2 … _9 for
@@ -25,9 +26,11 @@ enum ServeCommand {
           --db PATH             SQLite file (default ./tacit.db)
           --database-url URL    postgres://… (not available yet)
           --config FILE         a file of KEY=VALUE lines using the TACIT_* names
-          --secret SECRET       master secret (default: generated once, kept in the store)
           --public-url URL      the URL devices reach this server at
           --operator-latency MS latency the virtual operator adds per hop (default 0)
+
+        Keys (never kept in the database; see `tacit keys rotate` and `tacit keys reseal`):
+        """ + "\n" + ServerSettings.keyUsage + "\n" + """
 
         Security (also TACIT_MAX_IN_FLIGHT, TACIT_RATE_SENDS_PER_NUMBER, …):
         """ + "\n" + ServerSettings.securityUsage
@@ -61,6 +64,10 @@ enum ServeCommand {
                 try await group.waitForAll()
             }
             return 0
+        } catch let error as KeySetupError {
+            // Exit 2 like a wrong setting: the keys given don't fit the database (or the file's mode).
+            CLI.printError("tacit: \(error)")
+            return 2
         } catch {
             CLI.printError("tacit: could not start: \(error)")
             return 1

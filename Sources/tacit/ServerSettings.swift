@@ -3,7 +3,8 @@ import TacitServer
 
 /// Builds the server configuration from flags, then `TACIT_*` variables, then a config file.
 enum ServerSettings {
-    static let valued: Set<String> = ["host", "port", "db", "database-url", "config", "secret", "public-url", "operator-latency"]
+    static let valued = Set(["host", "port", "db", "database-url", "config", "secret", "public-url", "operator-latency"])
+        .union(keyValued)
 
     static func configuration(_ arguments: [String]) throws -> ServerConfiguration {
         let parsed = try Arguments(arguments, valued: valued.union(securityValued), flags: ["dev"])
@@ -25,6 +26,7 @@ enum ServerSettings {
         if let db = setting("db") { configuration.databasePath = db }
         configuration.databaseURL = setting("database-url")
         configuration.secret = setting("secret")
+        applyKeys(&configuration, setting)
         configuration.publicURL = setting("public-url")
         if let latency = setting("operator-latency") {
             guard let ms = Int(latency), (0...10_000).contains(ms) else { throw Arguments.UsageError(message: "--operator-latency must be 0 to 10000 ms") }

@@ -17,6 +17,8 @@ struct ApplicationLifecycleTests {
         var configuration = ServerConfiguration()
         configuration.port = port
         configuration.dev = true
+        // The store is in memory: so are its keys (no key file beside a database file).
+        configuration.databasePath = ":memory:"
         var dependencies = TacitApplication.Dependencies()
         dependencies.clock = ManualClock()
         dependencies.sender = sender

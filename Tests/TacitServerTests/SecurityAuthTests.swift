@@ -36,7 +36,7 @@ struct SecurityAuthTests {
     @Test("a valid key works, a made-up key and a revoked key are 401")
     func keysAndRevocation() async throws {
         try await SecurityCalls.test(dev: false) { server in
-            let manager = try await KeyManager.open(store: server.store, secret: nil)
+            let manager = try await KeyManager.open(store: server.store)
             let (key, secret) = try await manager.create(name: "backend")
             #expect(try await server.start(Self.number, token: secret).status == 202)
             #expect(try await server.start("+447911123457", token: "tk_" + String(secret.dropFirst(4)) + "x").status == 401)

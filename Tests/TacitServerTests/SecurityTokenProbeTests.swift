@@ -28,7 +28,7 @@ struct SecurityTokenProbeTests {
                 #expect(reply.type == "forbidden")
             }
             let meter = TokenCheckMeter()
-            let secrets = try await ServerSecrets.load(configured: app.configuration.secret, store: app.store)
+            let secrets = try await ServerSecrets.load(configuration: app.configuration, store: app.store)
             let authority = ClientTokenAuthority(store: app.store, secrets: secrets, meter: meter)
             let existing = await Self.judge(authority, meter: meter, token, id: other)
             let missing = await Self.judge(authority, meter: meter, token, id: unknown)
@@ -45,7 +45,7 @@ struct SecurityTokenProbeTests {
             let (mine, _) = try await client.start("+99012345670")
             let tail = String(repeating: "A", count: ClientToken.tailLength)
             let meter = TokenCheckMeter()
-            let secrets = try await ServerSecrets.load(configured: app.configuration.secret, store: app.store)
+            let secrets = try await ServerSecrets.load(configuration: app.configuration, store: app.store)
             let authority = ClientTokenAuthority(store: app.store, secrets: secrets, meter: meter)
             let existing = await Self.judge(authority, meter: meter, "ct_\(mine)_\(tail)", id: mine)
             let unknown = "vf_" + String(repeating: "0", count: mine.count - 3)

@@ -38,9 +38,16 @@ extension VerificationRoutes {
         return JSONText.encode(value)
     }
 
-    /// The first response to this key, when the request repeats it exactly.
-    func replay(_ record: IdempotencyRecord) async throws -> HTTPResponse? {
-        guard let first = try await store.idempotencyRecord(key: record.key) else { return nil }
+    /// The first response to this key, when the request repeats it exactly. A record made
+    /// before a key rotation is found under the index an older key gave it.
+    func replay(_ record: IdempotencyRecord, _ request: HTTPRequest) async throws -> HTTPResponse? {
+        var found = try await store.idempotencyRecord(key: record.key)
+        if found == nil, let key = request.header("idempotency-key") {
+            for older in try secrets.fieldProtection.indexes("idem:" + key).dropFirst() where found == nil {
+                found = try await store.idempotencyRecord(key: older)
+            }
+        }
+        guard let first = found else { return nil }
         guard ConstantTime.equals(first.requestHash, record.requestHash) else { throw APIProblem.idempotencyReused }
         guard first.status != 0, let body = try? secrets.fieldProtection.open(first.sealedBody) else {
             throw APIProblem(status: 409, type: "idempotency-in-progress", title: "Request in progress",

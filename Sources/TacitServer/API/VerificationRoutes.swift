@@ -31,7 +31,7 @@ struct VerificationRoutes: Sendable {
         try request.requireJSON()
         let (start, number) = try submission.validated()
         let idempotency = try await idempotencyRecord(for: request)
-        if let idempotency, let replay = try await replay(idempotency) { return replay }
+        if let idempotency, let replay = try await replay(idempotency, request) { return replay }
         let id = ids.make()
         let clientToken = ClientToken.make(for: id)
         let draft = Verification(id: id, phoneNumber: number.e164, options: start.options,
@@ -44,7 +44,7 @@ struct VerificationRoutes: Sendable {
         } catch let error as StoreError where error == .concurrentVerification {
             throw APIProblem.concurrent
         } catch let error as StoreError where error == .idempotencyKeyReused {
-            if let idempotency, let replay = try await replay(idempotency) { return replay }
+            if let idempotency, let replay = try await replay(idempotency, request) { return replay }
             throw APIProblem.idempotencyReused
         }
         let body = VerificationBody(outcome.verification, checkURL: outcome.checkURL, clientToken: clientToken).bytes

@@ -2,52 +2,79 @@ import Foundation
 import TacitCrypto
 import TacitStore
 
-/// Keys derived from one master secret: configured (`TACIT_SECRET`), or generated on
-/// first start and kept in the store so every instance and restart agrees on it.
+/// Keys derived from the key ring's master keys. New data is sealed and hashed with the
+/// newest; what older keys sealed or hashed still opens and matches until it is resealed
+/// or ends.
 public struct ServerSecrets: Sendable {
-    let codeKey: [UInt8]
-    /// Numbers at rest: sealed, and indexed for look-ups.
-    public let fieldProtection: SealedFields
-    private let codeMAC: HMAC.SHA256Key
-    private let tokenMAC: HMAC.SHA256Key
+    /// Per master key, newest first.
+    struct Derived: Sendable {
+        let id: [UInt8]
+        let codeKey: [UInt8]
+        let cipher: AESGCM
+        let indexMAC: HMAC.SHA256Key
+        let codeMAC: HMAC.SHA256Key
+        let tokenMAC: HMAC.SHA256Key
 
-    public init(master: [UInt8]) {
-        func derive(_ purpose: String) -> [UInt8] { HMAC.sha256(key: master, message: Array("tacit:\(purpose)".utf8)) }
-        codeKey = derive("code")
-        fieldProtection = SealedFields(sealKey: derive("seal"), indexKey: derive("index"))
-        codeMAC = HMAC.SHA256Key(codeKey)
-        tokenMAC = HMAC.SHA256Key(derive("token"))
+        init(_ master: MasterKey) {
+            func derive(_ purpose: String) -> [UInt8] { HMAC.sha256(key: master.bytes, message: Array("tacit:\(purpose)".utf8)) }
+            id = master.id
+            codeKey = derive("code")
+            cipher = AESGCM(key: derive("seal"))
+            indexMAC = HMAC.SHA256Key(derive("index"))
+            codeMAC = HMAC.SHA256Key(codeKey)
+            tokenMAC = HMAC.SHA256Key(derive("token"))
+        }
     }
 
-    /// The configured secret, or the store's, created when missing.
-    public static func load(configured: String?, store: any VerificationStore) async throws -> ServerSecrets {
-        if let configured, !configured.isEmpty { return ServerSecrets(master: SHA256.hash(configured)) }
-        let master = try await store.setSettingIfAbsent("master_secret", SecureRandom.bytes(32))
-        return ServerSecrets(master: master)
+    let derived: [Derived]
+    /// The newest key's code key, which the silent flow derives its own keys from.
+    var codeKey: [UInt8] { derived[0].codeKey }
+    /// Numbers and stored replies at rest: sealed, and indexed for look-ups.
+    public let fieldProtection: SealedFields
+
+    public init(ring: KeyRing) {
+        derived = ring.keys.map(Derived.init)
+        fieldProtection = SealedFields(derived)
+    }
+
+    /// A ring of one key; tests use it.
+    public init(master: [UInt8]) {
+        self.init(ring: KeyRing([MasterKey(master)], source: .ephemeral))
+    }
+
+    /// The key ring `configuration` names, checked against `store`; see `KeyRing.load`.
+    public static func load(configuration: ServerConfiguration, store: any VerificationStore) async throws -> ServerSecrets {
+        ServerSecrets(ring: try await KeyRing.load(configuration: configuration, store: store))
     }
 
     /// The keyed hash a code is stored as, bound to its verification and step.
     public func codeHash(_ code: String, verificationId: String, step: Int) throws(CryptoError) -> [UInt8] {
-        try codeMAC.authenticate(Array("\(verificationId):\(step):\(code)".utf8))
+        try derived[0].codeMAC.authenticate(Self.codeMessage(code, verificationId, step))
     }
 
-    /// The keyed hash a token (client token, API key) is stored and looked up as.
+    /// Whether `code` is the one `stored` was made from, under any key of the ring. Every
+    /// key is tried, so the work doesn't say which matched.
+    public func codeMatches(_ stored: [UInt8], code: String, verificationId: String, step: Int) throws(CryptoError) -> Bool {
+        var matches = false
+        for keys in derived where ConstantTime.equals(try keys.codeMAC.authenticate(Self.codeMessage(code, verificationId, step)), stored) {
+            matches = true
+        }
+        return matches
+    }
+
+    private static func codeMessage(_ code: String, _ verificationId: String, _ step: Int) -> [UInt8] {
+        Array("\(verificationId):\(step):\(code)".utf8)
+    }
+
+    /// The keyed hash a client token is stored as.
     public func tokenHash(_ token: String) throws(CryptoError) -> [UInt8] {
-        try tokenMAC.authenticate(Array(token.utf8))
-    }
-}
-
-/// Phone numbers at rest: AES-256-GCM sealed, looked up by an HMAC index.
-public struct SealedFields: FieldProtection {
-    let cipher: AESGCM
-    let indexMAC: HMAC.SHA256Key
-
-    init(sealKey: [UInt8], indexKey: [UInt8]) {
-        cipher = AESGCM(key: sealKey)
-        indexMAC = HMAC.SHA256Key(indexKey)
+        try derived[0].tokenMAC.authenticate(Array(token.utf8))
     }
 
-    public func seal(_ plaintext: [UInt8]) throws -> [UInt8] { try cipher.seal(plaintext) }
-    public func open(_ sealed: [UInt8]) throws -> [UInt8] { try cipher.open(sealed) }
-    public func index(_ value: String) throws -> String { Hex.encode(try indexMAC.authenticate(Array(value.utf8))) }
+    /// The token's keyed hash under every key of the ring, newest first.
+    public func tokenHashes(_ token: String) throws(CryptoError) -> [[UInt8]] {
+        var hashes: [[UInt8]] = []
+        for keys in derived { hashes.append(try keys.tokenMAC.authenticate(Array(token.utf8))) }
+        return hashes
+    }
 }

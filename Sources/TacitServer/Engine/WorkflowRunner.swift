@@ -125,7 +125,7 @@ public final class WorkflowRunner: Sendable {
                 let events = try prepare(v)
                 var matches = false
                 if let active = v.state.activeStep, let stored = active.codeHash {
-                    matches = ConstantTime.equals(try secrets.codeHash(code, verificationId: v.id, step: active.index), stored)
+                    matches = try secrets.codeMatches(stored, code: code, verificationId: v.id, step: active.index)
                 }
                 let decision = try machine.handle(.codeSubmitted(matches: matches))
                 return (decision.check ?? .notPending(v.status), events)

@@ -19,7 +19,7 @@ extension TacitApplication {
     /// security gate in front of them.
     func assemble() async throws -> Assembly {
         try await store.migrate()
-        let secrets = try await ServerSecrets.load(configured: configuration.secret, store: store)
+        let secrets = try await ServerSecrets.load(configuration: configuration, store: store)
         store.protect(with: secrets.fieldProtection)
         let engine = makeEngine(secrets: secrets)
         let routes = makeRoutes(engine, secrets: secrets).router

@@ -21,8 +21,8 @@ struct Authenticator: Sendable {
             return .devLoopback
         }
         if bearer.hasPrefix("ct_") { return try await deviceToken(bearer, id: id, permission: device) }
-        // Hash first, then an index lookup: the secret never meets a comparison.
-        guard let keys, let key = try await keys.key(hash: secrets.tokenHash(bearer)), !key.isRevoked else {
+        // Hash first, then index lookups: the secret never meets a comparison.
+        guard let keys, let key = try await apiKey(bearer, in: keys), !key.isRevoked else {
             throw APIProblem.unauthorized
         }
         guard key.scopes.contains(scope) else { throw APIProblem.forbidden }
@@ -31,6 +31,15 @@ struct Authenticator: Sendable {
             try? await keys.touchKey(id: key.id, at: now)
         }
         return .key(key)
+    }
+
+    /// The key stored under one of the hashes `bearer` may have: its own, or (for a key
+    /// made before API keys had one) its keyed hash under a key of the ring.
+    private func apiKey(_ bearer: String, in keys: any KeyStore) async throws -> APIKey? {
+        for hash in try APIKeyHash.candidates(bearer, secrets: secrets) {
+            if let key = try await keys.key(hash: hash) { return key }
+        }
+        return nil
     }
 
     /// A client token is good only on its own verification's device routes, while

@@ -25,10 +25,10 @@ struct ClientTokenAuthority: Sendable {
     /// path's verification exists or not. Only a token that names none (made before
     /// tokens did) is tried against the path's verification.
     func authorize(_ token: String, id: String?) async throws -> Verification {
-        let hash = try secrets.tokenHash(token)
+        let hashes = try secrets.tokenHashes(token)
         meter?.count(.hash)
         guard let claimed = ClientToken.verificationId(in: token) ?? id,
-              let verification = try await verification(claimed, openedBy: hash) else {
+              let verification = try await verification(claimed, openedBy: hashes) else {
             throw APIProblem.clientTokenMissing
         }
         if claimed == id {
@@ -39,12 +39,13 @@ struct ClientTokenAuthority: Sendable {
         throw APIProblem.clientTokenForbidden
     }
 
-    /// Verification `id`, when the token hashing to `hash` is its own. One read and one
-    /// constant-time comparison, found or not.
-    private func verification(_ id: String, openedBy hash: [UInt8]) async throws -> Verification? {
+    /// Verification `id`, when the token hashing to one of `hashes` (one per key of the
+    /// ring) is its own. One read and the same constant-time comparisons, found or not.
+    private func verification(_ id: String, openedBy hashes: [[UInt8]]) async throws -> Verification? {
         let found = try await store.verification(id: id)
         meter?.count(.read)
-        let opens = ConstantTime.equals(hash, found?.clientTokenHash ?? Self.unknownHash)
+        let stored = found?.clientTokenHash ?? Self.unknownHash
+        let opens = hashes.reduce(false) { opens, hash in ConstantTime.equals(hash, stored) || opens }
         meter?.count(.comparison)
         return opens ? found : nil
     }

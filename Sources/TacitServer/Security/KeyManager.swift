@@ -12,13 +12,12 @@ public struct KeyManager: Sendable {
     }
 
     let store: any KeyStore
-    let secrets: ServerSecrets
 
-    /// Migrates `store` and loads the server secret the same way `tacit serve` does,
-    /// so keys made here hash alike there.
-    public static func open(store: any VerificationStore & KeyStore, secret: String?) async throws -> KeyManager {
+    /// Migrates `store`. API keys hash the same with any key ring (see `APIKeyHash`), so
+    /// no master key is needed here.
+    public static func open(store: any VerificationStore & KeyStore) async throws -> KeyManager {
         try await store.migrate()
-        return KeyManager(store: store, secrets: try await ServerSecrets.load(configured: secret, store: store))
+        return KeyManager(store: store)
     }
 
     /// Makes a key named `name` with `scopes` (defaults when empty); returns it and its secret `tk_…`.
@@ -33,7 +32,7 @@ public struct KeyManager: Sendable {
         }
         let secret = Token.generate(prefix: "tk_")
         let key = APIKey(id: "key_" + Hex.encode(SecureRandom.bytes(8)), name: trimmed, scopes: Array(Set(granted)).sorted(), createdAt: now)
-        try await store.insertKey(key, hash: secrets.tokenHash(secret))
+        try await store.insertKey(key, hash: APIKeyHash.of(secret))
         return (key, secret)
     }
 

@@ -35,7 +35,7 @@ struct SecurityCalls: Sendable {
 
     /// Makes a key in the running server's store (as `tacit keys create` does).
     func makeKey(scopes: [String] = []) async throws -> String {
-        let manager = try await KeyManager.open(store: store, secret: nil)
+        let manager = try await KeyManager.open(store: store)
         return try await manager.create(name: "test", scopes: scopes).secret
     }
 

@@ -28,6 +28,7 @@ enum ServeCommand {
           --secret SECRET       master secret (default: generated once, kept in the store)
           --public-url URL      the URL devices reach this server at
           --operator-latency MS latency the virtual operator adds per hop (default 0)
+        """ + "\n" + ServerSettings.retentionUsage + "\n" + """
 
         Security (also TACIT_MAX_IN_FLIGHT, TACIT_RATE_SENDS_PER_NUMBER, …):
         """ + "\n" + ServerSettings.securityUsage

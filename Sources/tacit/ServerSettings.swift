@@ -6,7 +6,7 @@ enum ServerSettings {
     static let valued: Set<String> = ["host", "port", "db", "database-url", "config", "secret", "public-url", "operator-latency"]
 
     static func configuration(_ arguments: [String]) throws -> ServerConfiguration {
-        let parsed = try Arguments(arguments, valued: valued.union(securityValued), flags: ["dev"])
+        let parsed = try Arguments(arguments, valued: valued.union(securityValued).union(retentionValued), flags: ["dev"])
         if let extra = parsed.positional.first { throw Arguments.UsageError(message: "unexpected argument \(extra)") }
         let environment = ProcessInfo.processInfo.environment
         var file: [String: String] = [:]
@@ -31,6 +31,7 @@ enum ServerSettings {
             configuration.operatorLatencyMilliseconds = ms
         }
         try applySecurity(&configuration, setting)
+        try applyRetention(&configuration, setting)
         try applyWebhooks(to: &configuration) { flag in
             let variable = "TACIT_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
             return environment[variable] ?? file[variable]

@@ -17,8 +17,7 @@ struct Housekeeper: Sendable {
     var retention: TimeInterval = ServerConfiguration.defaultRetention
     /// Rows one write deletes at most.
     var batch = 500
-    /// After a full batch the sweep rests this many times as long as the batch took, so a
-    /// backlog takes at most about 1 / (1 + pacing) of the writer's time (see `BatchPacer`).
+    /// How long the retention sweep rests after a full batch, in batch-times (see `BatchPacer`).
     var pacing = BatchPacer.defaultRest
     var metrics = HousekeepingMetrics()
 
@@ -39,30 +38,11 @@ struct Housekeeper: Sendable {
             // retention either: none is left pointing at a verification swept below.
             let idempotencyCutoff = now.addingTimeInterval(-min(idempotencyRetention, retention))
             metrics.swept(.idempotency, try await store.sweepIdempotency(createdBefore: idempotencyCutoff))
-            try await inBatches { limit in
-                let deleted = try await store.sweepCallbackReplays(at: now, limit: limit)
-                metrics.swept(.callbackReplays, deleted)
-                return deleted
-            }
-            try await inBatches { limit in
-                let deleted = try await store.sweepFinished(before: now.addingTimeInterval(-retention), limit: limit)
-                metrics.swept(deleted)
-                return deleted.verifications
-            }
+            let retained = RetentionSweep(store: store, metrics: metrics, batch: batch, pacing: pacing)
+            try await retained.run(finishedBefore: now.addingTimeInterval(-retention), at: now)
             metrics.finishedSweep(at: now)
         } catch {
             FileHandle.standardError.write(Data("tacit: housekeeping could not finish this round (\(error)); it runs again in \(Int(interval)) s\n".utf8))
-        }
-    }
-
-    /// Calls `body` with the batch size until a call deletes fewer rows than that: each call
-    /// is one short write, and the writes queued between them are not held up by the rest.
-    private func inBatches(_ body: (Int) async throws -> Int) async throws {
-        var pacer = BatchPacer(rest: pacing)
-        while !Task.isCancelled {
-            let deleted = try await pacer.timed { try await body(batch) }
-            guard deleted >= batch else { return }
-            await pacer.rest()
         }
     }
 }

@@ -10,16 +10,21 @@ extension RetentionBench {
         var count: Int
         var seconds: Double
         var rate: Double { seconds > 0 ? Double(count) / seconds : 0 }
+
+        mutating func add(_ other: Phase) {
+            count += other.count
+            seconds += other.seconds
+        }
     }
 
-    /// Stores `rows` verifications that finished 40 days ago, each with the four events a
-    /// started-then-cancelled one has, through the store's own inserts.
-    func fill() async throws {
+    /// Stores the verifications numbered `range`, finished 40 days ago, each with the four
+    /// events a started-then-cancelled one has, through the store's own inserts.
+    func fill(_ range: Range<Int>) async throws {
         let ended = Date().addingTimeInterval(-40 * 86_400)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for slice in 0..<workers {
                 group.addTask { [self] in
-                    for index in stride(from: slice, to: rows, by: workers) {
+                    for index in stride(from: range.lowerBound + slice, to: range.upperBound, by: workers) {
                         var verification = Verification(id: "vf_old\(index)", phoneNumber: String(format: "+9906%08d", index),
                                                         options: VerificationOptions(workflow: [.sms]), clientTokenHash: [1],
                                                         createdAt: ended.addingTimeInterval(-60))

@@ -4,19 +4,23 @@
 // It runs the whole application in process (`--dev`, the virtual operator delivering the
 // codes) on a SQLite file: the security gate, the state machine, the store and its one
 // writer, as `tacit serve` runs them, without the HTTP layer, which the sweep never touches
-// and which would only dilute its share. It fills the store with finished verifications
-// older than the retention, then measures creates alone, creates while one housekeeping
-// round deletes the backlog, and creates alone again; the ratio compares the middle
-// phase with the mean of the other two.
+// and which would only dilute its share. In each of `--rounds` rounds it stores its share
+// of `--rows` verifications finished longer ago than the retention, measures creates
+// alone for `--seconds`, creates while one housekeeping round deletes that share, and
+// creates alone for `--seconds` again.
+// Alone and during take turns, so a neighbour's load or the growing number of pending
+// verifications weighs on both alike; the ratio is of their rates over all rounds.
+// `--rounds 1` is one sweep of all the rows, between two windows alone.
 //
-// Usage: tacit-retention-bench [--rows 100000] [--seconds 5] [--workers 16]
+// Usage: tacit-retention-bench [--rows 100000] [--rounds 10] [--seconds 3] [--workers 16]
 import Foundation
 
 let arguments = CommandLine.arguments
 func option(_ name: String, _ fallback: Int) -> Int {
     arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil } ?? fallback
 }
-let bench = try RetentionBench(rows: option("--rows", 100_000), seconds: option("--seconds", 5), workers: option("--workers", 16))
+let bench = try RetentionBench(rows: option("--rows", 100_000), rounds: option("--rounds", 10), seconds: option("--seconds", 3),
+                               workers: option("--workers", 16))
 let report = try await bench.run()
 print(report)
 exit(report.passed ? 0 : 1)

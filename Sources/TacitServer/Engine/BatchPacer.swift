@@ -6,10 +6,12 @@
 /// A batch's time includes its wait behind the writes queued before it, so under load
 /// the rests grow and the sweep gives way; on an idle server it runs at nearly full speed.
 struct BatchPacer: Sendable {
-    /// Rests of 3 batch-times keep a sweep to about a quarter of the writer's time: on this
-    /// project's benchmark, creates ran within 10 % of their rate without a sweep (see
-    /// docs/performance.md, "Retention sweep").
-    static let defaultRest = 3.0
+    /// Rests of 9 batch-times keep a sweep to about a tenth of the writer's time, so creates
+    /// run within about 10 % of their rate without a sweep even when the writer is what
+    /// bounds them (see docs/performance.md, "Retention sweep"). A backlog of 100,000 rows
+    /// then takes about a minute; a day's finished verifications, swept every 10 minutes,
+    /// are a batch or two a round.
+    static let defaultRest = 9.0
 
     let rest: Double
     private var last: Duration = .zero

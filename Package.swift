@@ -54,6 +54,13 @@ let package = Package(
             path: "Benchmarks/Floor",
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
+        // Benchmarks/run retention: creates/s while retention sweeps a backlog, against creates/s alone.
+        .executableTarget(
+            name: "tacit-retention-bench",
+            dependencies: ["TacitCore", "TacitHTTP", "TacitServer", "TacitStore", "TacitStoreSQLite", "TacitProvidersDev"],
+            path: "Benchmarks/Retention",
+            linkerSettings: [.linkedLibrary("jemalloc")]
+        ),
 
         .testTarget(name: "TacitCoreTests", dependencies: ["TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto"]),

@@ -32,6 +32,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var housekeepingInterval: TimeInterval = 600
     /// How long an `Idempotency-Key` replays its first response, at least.
     public var idempotencyRetention: TimeInterval = 86_400
+    /// Days a finished verification is kept after it finished, with its events and
+    /// everything else that belongs to it (`TACIT_RETENTION_DAYS`, SPEC §10).
+    public var retentionDays = ServerConfiguration.defaultRetentionDays
     /// Webhook endpoints and delivery settings.
     public var webhooks = WebhookSettings()
     /// Secrets for verifying provider callbacks.

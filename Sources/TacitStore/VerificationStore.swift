@@ -4,7 +4,7 @@ import TacitCore
 /// Where verifications, their timelines and their settings live. Every method is one
 /// transaction. Nothing here assumes SQLite: a PostgreSQL store implements the same
 /// contract with row locks where SQLite has its single writer.
-public protocol VerificationStore: OutboxStore {
+public protocol VerificationStore: OutboxStore, RetentionStore {
     /// Creates tables or brings them up to date.
     func migrate() async throws
 

@@ -159,5 +159,14 @@ public enum SQLiteSchema {
             ALTER TABLE rate_limits ADD COLUMN buckets TEXT NOT NULL DEFAULT '';
             UPDATE rate_limits SET buckets = printf('%.3f:%d', window_start, hits) WHERE hits > 0;
             """),
+        // Retention deletes verifications some days after they finish, oldest first: the
+        // sweep finds them by the time they finished. Only finished rows are in the index,
+        // so a create writes nothing to it and a verification enters it once, as it finishes.
+        // Rows finished before this migration count from their last write, never earlier.
+        Migration("020_finished_at", sql: """
+            ALTER TABLE verifications ADD COLUMN finished_at REAL;
+            UPDATE verifications SET finished_at = updated_at WHERE status != 'pending';
+            CREATE INDEX verifications_finished ON verifications(finished_at) WHERE finished_at IS NOT NULL;
+            """),
     ])
 }

@@ -48,7 +48,7 @@ extension SQLiteVerificationStore: RateLimitStore {
     }
 
     /// Rows one sweeping write deletes at most, so no single write holds the writer long.
-    static let sweepBatch = 1_000
+    public static let sweepBatch = 500
 
     /// Runs `delete`, which removes at most `sweepBatch` rows, until a round removes fewer;
     /// returns how many rows went in all.
@@ -61,6 +61,8 @@ extension SQLiteVerificationStore: RateLimitStore {
             }
             total += deleted
             if deleted < Self.sweepBatch { return total }
+            // Writes queued meanwhile go before the next batch; so do the tasks waiting to queue one.
+            await Task.yield()
         }
     }
 }

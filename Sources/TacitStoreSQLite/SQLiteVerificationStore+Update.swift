@@ -115,6 +115,7 @@ extension SQLiteVerificationStore {
         // only when they change leaves its pages out of the commit.
         let indexed: SQL = before == (verification.status, verification.deadline) ? "" : """
             status = \(verification.status.rawValue), deadline = \(verification.deadline?.timeIntervalSince1970),
+            finished_at = \(finishedAt(verification, at: at)),
             """
         let record = VerificationRecord.encode(verification)
         let assignments: SQL = """

@@ -50,9 +50,10 @@ public final class SQLiteVerificationStore: VerificationStore {
             // is always the number's newest row: the insert happens only when it is not. Rows
             // indexed under an older key, until resealed, count too.
             try db.execute("""
-                INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, last_group)
+                INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, last_group, finished_at)
                 SELECT \(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
-                       \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq), \(record), \(lastGroup)
+                       \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq), \(record), \(lastGroup),
+                       \(Self.finishedAt(stored, at: at))
                 WHERE (SELECT status FROM verifications WHERE phone_index IN (\(list: indexes)) ORDER BY rowid DESC LIMIT 1) IS NOT 'pending'
                 """)
             guard db.changes == 1 else { throw StoreError.concurrentVerification }

@@ -6,14 +6,16 @@ import TacitStore
 /// A store held in memory, for tests of everything above the store. It keeps the
 /// same contract as the real stores (the contract suite runs against it too).
 public final class InMemoryStore: VerificationStore {
-    private struct State {
+    struct State {
         var verifications: [String: Verification] = [:]
+        /// When each finished verification finished, for retention (see `InMemoryStore+Retention.swift`).
+        var finishedAt: [String: Date] = [:]
         var events: [String: [TimelineEvent]] = [:]
         var idempotency: [String: IdempotencyRecord] = [:]
         var settings: [String: [UInt8]] = [:]
         var outbox = InMemoryOutbox()
     }
-    private let state = Mutex(State())
+    let state = Mutex(State())
     /// API keys (see `InMemoryStore+Security.swift`).
     let security = Mutex(SecurityState())
     /// Rate-limit counters, kept as a store without its own keeps them.
@@ -37,6 +39,7 @@ public final class InMemoryStore: VerificationStore {
             var stored = verification
             let written = stored.record(events, at: at)
             state.verifications[stored.id] = stored
+            state.noteFinish(stored, at: at)
             state.events[stored.id] = written
             if let idempotency { state.idempotency[idempotency.key] = idempotency }
             state.outbox.add(outbox)
@@ -58,6 +61,7 @@ public final class InMemoryStore: VerificationStore {
             let written = verification.record(change.events, at: at)
             state.outbox.add(change.outbox)
             state.verifications[id] = verification
+            state.noteFinish(verification, at: at)
             state.events[id, default: []] += written
             return StoreUpdateResult(result: change.result, verification: verification, events: written)
         }

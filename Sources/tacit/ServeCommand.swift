@@ -28,6 +28,7 @@ enum ServeCommand {
           --config FILE         a file of KEY=VALUE lines using the TACIT_* names
           --public-url URL      the URL devices reach this server at
           --operator-latency MS latency the virtual operator adds per hop (default 0)
+        """ + "\n" + ServerSettings.retentionUsage + "\n" + """
 
         Keys (never kept in the database; see `tacit keys rotate` and `tacit keys reseal`):
         """ + "\n" + ServerSettings.keyUsage + "\n" + """

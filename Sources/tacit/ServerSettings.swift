@@ -7,7 +7,7 @@ enum ServerSettings {
         .union(keyValued)
 
     static func configuration(_ arguments: [String]) throws -> ServerConfiguration {
-        let parsed = try Arguments(arguments, valued: valued.union(securityValued), flags: ["dev"])
+        let parsed = try Arguments(arguments, valued: valued.union(securityValued).union(retentionValued), flags: ["dev"])
         if let extra = parsed.positional.first { throw Arguments.UsageError(message: "unexpected argument \(extra)") }
         let environment = ProcessInfo.processInfo.environment
         var file: [String: String] = [:]
@@ -33,6 +33,7 @@ enum ServerSettings {
             configuration.operatorLatencyMilliseconds = ms
         }
         try applySecurity(&configuration, setting)
+        try applyRetention(&configuration, setting)
         try applyWebhooks(to: &configuration) { flag in
             let variable = "TACIT_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
             return environment[variable] ?? file[variable]

@@ -25,7 +25,9 @@ extension TacitApplication {
         let routes = makeRoutes(engine, secrets: secrets).router
         let housekeeper = Housekeeper(store: store, rates: engine.security.rateLimitStore, clock: dependencies.clock,
                                       interval: configuration.housekeepingInterval,
-                                      idempotencyRetention: configuration.idempotencyRetention)
+                                      idempotencyRetention: configuration.idempotencyRetention,
+                                      retention: configuration.retention)
+        engine.metrics.addSection(housekeeper.metrics.render)
         return Assembly(engine: engine, handler: { request in await routes.handle(request) },
                         housekeeper: housekeeper, rearmed: StartupSignal())
     }

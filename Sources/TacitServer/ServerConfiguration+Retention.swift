@@ -1,0 +1,10 @@
+import Foundation
+
+extension ServerConfiguration {
+    /// SPEC §10's default: a month, after which a timeline export is how one is kept.
+    public static let defaultRetentionDays = 30
+    static let defaultRetention = TimeInterval(defaultRetentionDays) * 86_400
+
+    /// `retentionDays` in seconds.
+    public var retention: TimeInterval { TimeInterval(retentionDays) * 86_400 }
+}

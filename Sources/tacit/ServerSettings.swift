@@ -31,6 +31,7 @@ enum ServerSettings {
             configuration.operatorLatencyMilliseconds = ms
         }
         try applySecurity(&configuration, setting)
+        applyProviders(to: &configuration, environment: environment, file: file)
         try applyWebhooks(to: &configuration) { flag in
             let variable = "TACIT_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
             return environment[variable] ?? file[variable]

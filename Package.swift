@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
         .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto", "TacitProvidersDev"]),
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
-        .testTarget(name: "TacitProvidersTwilioTests", dependencies: ["TacitProvidersTwilio", "TacitServer", "TacitCore", "TacitTesting"]),
+        .testTarget(name: "TacitProvidersTwilioTests", dependencies: ["TacitProvidersTwilio", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersDevTests", dependencies: ["TacitProvidersDev", "TacitServer", "TacitOperator", "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,8 @@ import TacitCore
 /// Reads Twilio's answer to a create request. 201 carries the message or call resource,
 /// whose `sid` is the id receipts name; an error carries `{code, message, more_info,
 /// status}`. Twilio's `message` can quote the number, so only the code is kept, with
-/// Tacit's own words for it.
+/// Tacit's own words for it (the timeline masks digit runs in words, so the code travels
+/// apart from them).
 enum TwilioAnswer {
     static func attempt(_ response: OutboundResponse) -> DeliveryAttempt {
         let object = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(response.body))) ?? [:]
@@ -16,9 +17,9 @@ enum TwilioAnswer {
         }
         let code = object["code"].flatMap(Self.code)
         if let code, let known = TwilioErrorCodes.permanent[code] {
-            return refused(.permanent, reason: known.reason, code: code, detail: "error \(code), \(known.words)")
+            return refused(.permanent, reason: known.reason, code: code, detail: known.words)
         }
-        let detail = code.map { "error \($0), HTTP \(response.status)" } ?? "HTTP \(response.status)"
+        let detail = "HTTP \(response.status)"
         // Only a problem with the number is Twilio's last word on a message: any other
         // refusal (a 5xx, throttling, the account's own settings) may pass elsewhere.
         return refused(.transient, reason: "provider_error", code: code, detail: detail)

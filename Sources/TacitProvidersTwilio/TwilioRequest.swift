@@ -40,11 +40,12 @@ enum TwilioRequest {
         return fields
     }
 
-    /// `TACIT_PUBLIC_URL/v1/callbacks/twilio?ref=<request_id>:<step>`, the URL the callback
-    /// route checks the signature against.
+    /// `TACIT_PUBLIC_URL/v1/callbacks/twilio?ref=<request_id>:<step>`. Twilio signs this URL
+    /// as given, and the callback route rebuilds it from the query it receives, which
+    /// leaves `:` and the id's URL-safe characters unescaped: so are they here.
     static func statusCallback(_ message: OutboundMessage, settings: TwilioSettings) -> String? {
         guard let base = settings.publicURL else { return nil }
-        return base + "/v1/callbacks/twilio?ref=" + escape(message.callbackReference)
+        return base + "/v1/callbacks/twilio?ref=" + message.callbackReference
     }
 
     /// `application/x-www-form-urlencoded` as Python's `urlencode` writes it: space as `+`,

@@ -62,15 +62,20 @@ struct CallbackRoutes: Sendable {
               verification.status == .pending, verification.currentStep == reference.step else { return }
         let channel = verification.workflow[reference.step].channel
         let step = reference.step
+        var data: [String: EventValue] = ["provider": .text(report.provider), "status": .text(report.status)]
+        if let id = report.messageId { data["message_id"] = .providerId(id) }
+        if let code = report.errorCode.flatMap({ Int($0) }) { data["error_code"] = .int(code) }
         if report.kind == .failed {
             let event = EventDraft("provider:failed", channel: channel, source: .provider, outcome: .failure,
-                                   note: "The \(report.provider) callback says the \(channel.spokenName) message was not delivered (\(report.status)).")
+                                   note: "The \(report.provider) callback says the \(channel.spokenName) message was not delivered (\(report.status); the error code is in the data).",
+                                   data: data)
             try await runner.transition(reference.verificationId, events: [event]) {
                 try $0.handle(.codeDelivery(step: step, delivered: false, reason: "provider_" + report.status))
             }
         } else {
             let event = EventDraft("provider:delivered", channel: channel, source: .provider, outcome: .success,
-                                   note: "The \(report.provider) callback says the \(channel.spokenName) message reached the phone (\(report.status)).")
+                                   note: "The \(report.provider) callback says the \(channel.spokenName) message reached the phone (\(report.status)).",
+                                   data: data)
             try await runner.transition(reference.verificationId, events: [event]) { _ in }
         }
     }

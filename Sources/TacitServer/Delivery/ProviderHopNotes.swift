@@ -4,7 +4,8 @@ import TacitCore
 /// The timeline's provider hops: one `source: provider` event per provider a message
 /// was handed to, with the provider's name and its message id or error code. Built
 /// from `DeliveryAttempt`s, which hold no number, code or credential, so nothing here
-/// can put one on the timeline.
+/// can put one on the timeline. Ids and error codes ride in the data, typed, since
+/// notes have every run of 4 digits masked.
 enum ProviderHopNotes {
     static func drafts(_ attempts: [DeliveryAttempt], channel: Channel) -> [EventDraft] {
         attempts.enumerated().map { index, attempt in
@@ -15,15 +16,14 @@ enum ProviderHopNotes {
 
     static func draft(_ attempt: DeliveryAttempt, channel: Channel, next: String?) -> EventDraft {
         var data: [String: EventValue] = ["provider": .text(attempt.provider)]
-        if let id = attempt.messageId { data["message_id"] = .text(id) }
+        if let id = attempt.messageId { data["message_id"] = .providerId(id) }
         if let reason = attempt.reason { data["reason"] = .text(reason) }
-        if let code = attempt.errorCode { data["error_code"] = .text(code) }
+        if let code = attempt.errorCode.flatMap({ Int($0) }) { data["error_code"] = .int(code) }
         let why = attempt.detail.map { ": \($0)" } ?? ""
         switch attempt.refusal {
         case nil:
-            let id = attempt.messageId.map { " as \($0)" } ?? ""
             return EventDraft("provider:accepted", channel: channel, source: .provider, outcome: .success,
-                              note: "\(attempt.provider) accepted the \(channel.spokenName) message\(id) and will report its delivery.",
+                              note: "\(attempt.provider) accepted the \(channel.spokenName) message; its id for it is in the data, and its delivery report will follow.",
                               data: data)
         case .transient?:
             if let next { data["next_provider"] = .text(next) }

@@ -118,4 +118,16 @@ struct TwilioFlowTests {
             }
         }
     }
+
+    @Test("in dev, a +990 number still goes to the handset inbox and Twilio is never called")
+    func virtualRangeStaysInDev() async throws {
+        let http = RecordingHTTPClient()
+        try await withTwilio(http) { app, client in
+            let reply = try await client.post("/v1/verifications", json: ["phone_number": "+99012345670", "workflow": [["channel": "sms"]]])
+            #expect(reply.status == 202)
+            let inbox = try await client.get("/v1/dev/handsets/%2B99012345670/inbox")
+            #expect((inbox.json["messages"] as? [[String: Any]])?.count == 1)
+            #expect(http.requests.isEmpty)
+        }
+    }
 }

@@ -91,6 +91,9 @@ def test_a_signed_status_callback_lands_on_the_timeline_and_a_forged_one_changes
     assert tacit.events(request_id) == before
     assert tacit.call("GET", f"/v1/verifications/{request_id}")[1]["workflow"][0]["status"] == "active"
 
+    assert fake.callback(sid, "sent") == 204
+    progress = [e for e in tacit.events(request_id) if e["label"] == "provider:status"]
+    assert [(e["source"], e["data"]["status"], e["data"]["message_id"]) for e in progress] == [("provider", "sent", sid)]
     assert fake.callback(sid, "delivered") == 204
     delivered = [e for e in tacit.events(request_id) if e["label"] == "provider:delivered"]
     assert len(delivered) == 1

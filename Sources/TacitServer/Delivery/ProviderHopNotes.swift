@@ -23,7 +23,7 @@ enum ProviderHopNotes {
         switch attempt.refusal {
         case nil:
             return EventDraft("provider:accepted", channel: channel, source: .provider, outcome: .success,
-                              note: "\(attempt.provider) accepted the \(channel.spokenName) message; its id for it is in the data, and its delivery report will follow.",
+                              note: "\(attempt.provider) accepted the \(channel.spokenName) message for delivery (its id is in the data).",
                               data: data)
         case .transient?:
             if let next { data["next_provider"] = .text(next) }

@@ -46,16 +46,17 @@ enum ServeCommand {
             CLI.printError("tacit: --database-url: the PostgreSQL store is not available in this build; use --db")
             return 2
         }
+        // Provider settings are checked before anything is opened or created.
+        var dependencies = TacitApplication.Dependencies()
+        do {
+            dependencies.sender = try ServeProviders.sender(configuration, http: dependencies.httpClient)
+        } catch {
+            CLI.printError("tacit: \(error)")
+            return 2
+        }
+        ServeProviders.warnings(configuration).forEach(CLI.printError)
         do {
             let store = try SQLiteVerificationStore(path: configuration.databasePath)
-            var dependencies = TacitApplication.Dependencies()
-            do {
-                dependencies.sender = try ServeProviders.sender(configuration, http: dependencies.httpClient)
-            } catch {
-                CLI.printError("tacit: \(error)")
-                return 2
-            }
-            ServeProviders.warnings(configuration).forEach(CLI.printError)
             DevProviders.wire(into: &dependencies, configuration: configuration)
             let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
             try await withThrowingTaskGroup(of: Void.self) { group in

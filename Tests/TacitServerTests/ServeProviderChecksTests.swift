@@ -8,15 +8,16 @@ struct ServeProviderChecksTests {
     static let sid = "AC" + String(repeating: "3b", count: 16)
 
     /// Runs `tacit serve --config FILE` on a thread of its own (it blocks reading the
-    /// pipes), and returns its exit status and standard error.
-    func serve(config lines: [String]) async throws -> (status: Int32, error: String) {
+    /// pipes), and returns its exit status, standard error and whether the database was created.
+    func serve(config lines: [String]) async throws -> (status: Int32, error: String, created: Bool) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-providers-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("tacit.conf")
         try (lines.joined(separator: "\n") + "\n").write(to: config, atomically: true, encoding: .utf8)
-        let arguments = ["serve", "--port", "0", "--db", directory.appendingPathComponent("t.db").path, "--config", config.path]
-        return try await withCheckedThrowingContinuation { continuation in
+        let db = directory.appendingPathComponent("t.db").path
+        let arguments = ["serve", "--port", "0", "--db", db, "--config", config.path]
+        let (status, error) = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int32, String), any Error>) in
             Thread.detachNewThread {
                 do {
                     let process = Subprocess()
@@ -35,9 +36,10 @@ struct ServeProviderChecksTests {
                 }
             }
         }
+        return (status, error, FileManager.default.fileExists(atPath: db))
     }
 
-    @Test("a missing credential or a route to an unconfigured provider exits 2 with one line naming the setting, never a value", arguments: [
+    @Test("a missing credential or a route to an unconfigured provider exits 2 with one line naming the setting, never a value, before creating the database", arguments: [
         (["TACIT_TWILIO_ACCOUNT_SID=\(sid)", "TACIT_TWILIO_FROM=+15005550006"], "TACIT_TWILIO_AUTH_TOKEN"),
         (["TACIT_TWILIO_ACCOUNT_SID=\(sid)", "TACIT_TWILIO_AUTH_TOKEN=\(token)", "TACIT_TWILIO_FROM=+15005550006",
           "TACIT_ROUTE_SMS=twilio,vonage"], "TACIT_ROUTE_SMS"),
@@ -47,6 +49,7 @@ struct ServeProviderChecksTests {
     func refused(lines: [String], setting: String) async throws {
         let run = try await serve(config: lines)
         #expect(run.status == 2)
+        #expect(!run.created)
         let printed = run.error.split(separator: "\n")
         #expect(printed.count == 1)
         #expect(printed.first?.contains(setting) == true, "\(run.error)")

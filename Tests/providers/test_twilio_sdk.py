@@ -94,3 +94,15 @@ def test_the_sdk_reads_the_fakes_magic_number_and_authentication_errors(fake):
     with pytest.raises(TwilioRestException) as denied:
         wrong.messages.create(to=UK, from_=FROM, body="hello")
     assert (denied.value.status, denied.value.code) == (401, 20003)
+
+
+def test_the_fakes_callback_signature_is_the_one_the_sdks_validator_accepts():
+    from twilio.request_validator import RequestValidator
+
+    from fake_twilio import signature
+
+    url = "http://127.0.0.1:8080/v1/callbacks/twilio?ref=vf_abc:0"
+    params = {"MessageSid": "SM" + "0" * 32, "MessageStatus": "delivered", "To": UK, "ErrorCode": "30003"}
+    validator = RequestValidator(AUTH_TOKEN)
+    assert validator.validate(url, params, signature(AUTH_TOKEN, url, params))
+    assert not validator.validate(url, params, signature("another-token", url, params))

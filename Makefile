@@ -44,6 +44,7 @@ test: test-deps
 	# Foundation's Process.run() (used by the CLI tests) can crash walking a very large
 	# descriptor table, so the tests run with a bounded one.
 	ulimit -n 4096 && swift test --skip-build $(SWIFT_TEST_FLAGS)
+	$(MAKE) --no-print-directory test-providers
 	$(MAKE) --no-print-directory test-console
 	$(MAKE) --no-print-directory soak SOAK_KILLS=20
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
@@ -67,6 +68,13 @@ test-stress: deps
 		fi; \
 		echo "test-stress: run $$run of $(STRESS_RUNS): $$(grep -o 'Test run with .*' .build/test-stress.log | tail -n 1)"; \
 	done
+
+# The providers against local fakes of their APIs (each its own process), held to the
+# real wire format by the providers' official SDKs, and a non-dev server end to end.
+.PHONY: test-providers
+test-providers: test-deps
+	swift build --product tacit
+	TACIT_BIN=$(CURDIR)/.build/debug/tacit $(VENV)/bin/pytest -q Tests/providers
 
 test-console: test-deps
 	swift build --product tacit

@@ -5,23 +5,29 @@ public struct OutboundMessage: Sendable, Equatable {
     public var channel: Channel
     /// E.164.
     public var to: String
-    /// The text shown (SMS, WhatsApp) or spoken (voice).
+    /// The text shown (SMS, WhatsApp) or spoken (voice), already in the message's language.
     public var body: String
     public var verificationId: String
+    /// The workflow step whose code this is: with the id, what a provider's receipt refers to.
+    public var step: Int
+    /// The language `body` is written in (`en`, `es`, `fr`, `de`, `pt`), for a voice to speak it.
+    public var language: String
+    /// The verification's locale as asked for (`en-us`), for a regional voice.
+    public var locale: String
 
-    public init(channel: Channel, to: String, body: String, verificationId: String) {
+    public init(channel: Channel, to: String, body: String, verificationId: String,
+                step: Int = 0, language: String = "en", locale: String = "en") {
         self.channel = channel
         self.to = to
         self.body = body
         self.verificationId = verificationId
+        self.step = step
+        self.language = language
+        self.locale = locale
     }
-}
 
-/// The outcome of handing a message to a provider.
-public enum DeliveryResult: Sendable, Equatable {
-    case accepted
-    /// Refused: a stable reason such as `no_provider` or `provider_error`.
-    case refused(reason: String)
+    /// What a provider is handed to name this message in its receipts: `<request_id>:<step>`.
+    public var callbackReference: String { "\(verificationId):\(step)" }
 }
 
 /// The port every messaging provider implements: delivers codes by SMS, voice or

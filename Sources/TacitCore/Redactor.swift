@@ -25,10 +25,19 @@ public enum Redactor {
         case .phone(let number): return .string(phone(number))
         case .code(let digits): return .string(code(digits))
         case .secret: return .string("[redacted]")
+        case .providerId(let id): return .string(providerId(id))
         case .list(let values): return .array(values.map(redact))
         case .object(let values): return .object(values.mapValues(redact))
         case .null: return .null
         }
+    }
+
+    /// An id of a letter, then at most 63 letters, digits, `-` or `_`, is kept; whatever
+    /// else was passed as one (a number, free text) is scrubbed.
+    public static func providerId(_ id: String) -> String {
+        let shaped = (1...64).contains(id.count) && id.first!.isASCII && id.first!.isLetter
+            && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        return shaped ? id : scrub(id)
     }
 
     /// `+99012345670` → `+99•••••5670`. Anything too short to keep 4 digits private is fully masked.

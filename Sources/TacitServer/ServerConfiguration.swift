@@ -39,6 +39,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var webhooks = WebhookSettings()
     /// Secrets for verifying provider callbacks.
     public var callbacks = CallbackSettings()
+    /// Routes and the messaging providers' own settings.
+    public var providers = ProviderSettings()
 
     public init() {}
 

@@ -19,6 +19,7 @@ enum ServeCommand {
         TACIT_WEBHOOK_EVENTS (comma-separated types; default all), the same with _2 … _9 for
         more endpoints, TACIT_WEBHOOK_ALLOW_PRIVATE=1 (allow private/loopback targets),
         TACIT_VONAGE_SIGNATURE_SECRET, TACIT_TWILIO_AUTH_TOKEN.
+        """ + "\n" + ServerSettings.providerUsage + "\n" + """
 
           --dev                 virtual mobile operator, handset inbox, keyless loopback access
           --host HOST           address to listen on (default 127.0.0.1)
@@ -49,9 +50,17 @@ enum ServeCommand {
             CLI.printError("tacit: --database-url: the PostgreSQL store is not available in this build; use --db")
             return 2
         }
+        // Provider settings are checked before anything is opened or created.
+        var dependencies = TacitApplication.Dependencies()
+        do {
+            dependencies.sender = try ServeProviders.sender(configuration, http: dependencies.httpClient)
+        } catch {
+            CLI.printError("tacit: \(error)")
+            return 2
+        }
+        ServeProviders.warnings(configuration).forEach(CLI.printError)
         do {
             let store = try SQLiteVerificationStore(path: configuration.databasePath)
-            var dependencies = TacitApplication.Dependencies()
             DevProviders.wire(into: &dependencies, configuration: configuration)
             let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
             try await withThrowingTaskGroup(of: Void.self) { group in

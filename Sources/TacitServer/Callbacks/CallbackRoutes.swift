@@ -56,21 +56,32 @@ struct CallbackRoutes: Sendable {
     }
 
     /// Feeds a report to the engine when it is about the active step; otherwise does nothing.
+    /// Progress (queued, sent, ringing…) is only recorded; a failure fails the step over.
     func apply(_ report: ProviderReport) async throws {
-        guard report.kind != .progress, let reference = report.reference,
+        guard let reference = report.reference,
               let verification = try await store.verification(id: reference.verificationId),
               verification.status == .pending, verification.currentStep == reference.step else { return }
         let channel = verification.workflow[reference.step].channel
         let step = reference.step
-        if report.kind == .failed {
+        var data: [String: EventValue] = ["provider": .text(report.provider), "status": .text(report.status)]
+        if let id = report.messageId { data["message_id"] = .providerId(id) }
+        if let code = report.errorCode.flatMap({ Int($0) }) { data["error_code"] = .int(code) }
+        let says = "The \(report.provider) callback says the \(channel.spokenName) message"
+        switch report.kind {
+        case .failed:
+            let code = report.errorCode == nil ? "" : "; its error code is in the data"
             let event = EventDraft("provider:failed", channel: channel, source: .provider, outcome: .failure,
-                                   note: "The \(report.provider) callback says the \(channel.spokenName) message was not delivered (\(report.status)).")
+                                   note: "\(says) was not delivered (\(report.status)\(code)).", data: data)
             try await runner.transition(reference.verificationId, events: [event]) {
                 try $0.handle(.codeDelivery(step: step, delivered: false, reason: "provider_" + report.status))
             }
-        } else {
+        case .delivered:
             let event = EventDraft("provider:delivered", channel: channel, source: .provider, outcome: .success,
-                                   note: "The \(report.provider) callback says the \(channel.spokenName) message reached the phone (\(report.status)).")
+                                   note: "\(says) reached the phone (\(report.status)).", data: data)
+            try await runner.transition(reference.verificationId, events: [event]) { _ in }
+        case .progress:
+            let event = EventDraft("provider:status", channel: channel, source: .provider,
+                                   note: "\(says) is on its way (\(report.status)).", data: data)
             try await runner.transition(reference.verificationId, events: [event]) { _ in }
         }
     }

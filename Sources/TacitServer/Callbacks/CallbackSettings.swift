@@ -51,10 +51,19 @@ struct ProviderReport: Sendable, Equatable {
     /// The provider's own status word (letters, `-` and `_` only, at most 32 characters).
     var status: String
     var kind: Kind
+    /// The provider's id for the message or call (letters, digits, `-` and `_`, at most 64).
+    var messageId: String?
+    /// The provider's error code for a failure (digits only).
+    var errorCode: String?
 
-    init(provider: String, reference: CallbackReference?, status: String, failures: Set<String>, deliveries: Set<String>) {
+    init(provider: String, reference: CallbackReference?, status: String, failures: Set<String>, deliveries: Set<String>,
+         messageId: String? = nil, errorCode: String? = nil) {
         self.provider = provider
         self.reference = reference
+        self.messageId = messageId.flatMap { id in
+            id.count <= 64 && id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) ? id : nil
+        }
+        self.errorCode = errorCode.flatMap { code in (1...8).contains(code.count) && code.allSatisfy(\.isASCII) && code.allSatisfy(\.isNumber) ? code : nil }
         let word = status.lowercased()
         self.status = word.count <= 32 && word.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") }) ? word : "unknown"
         kind = failures.contains(self.status) ? .failed : deliveries.contains(self.status) ? .delivered : .progress

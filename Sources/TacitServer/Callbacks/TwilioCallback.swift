@@ -20,7 +20,8 @@ struct TwilioCallback {
         let fields = Dictionary(parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         guard let status = fields["MessageStatus"] ?? fields["CallStatus"] else { throw .malformed }
         report = ProviderReport(provider: "twilio", reference: query["ref"].flatMap(CallbackReference.init), status: status,
-                                failures: Self.failures, deliveries: Self.deliveries)
+                                failures: Self.failures, deliveries: Self.deliveries,
+                                messageId: fields["MessageSid"] ?? fields["CallSid"], errorCode: fields["ErrorCode"])
     }
 
     /// The callback URL Twilio signed: query parameters are rebuilt sorted by name, which is

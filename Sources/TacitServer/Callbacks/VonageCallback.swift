@@ -28,7 +28,9 @@ struct VonageCallback {
         guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(body)) else { throw .malformed }
         let reference = object["client_ref"].flatMap { if case .string(let text) = $0 { CallbackReference(text) } else { nil } }
         guard case .string(let status)? = object["status"] else { throw .malformed }
-        report = ProviderReport(provider: "vonage", reference: reference, status: status, failures: Self.failures, deliveries: Self.deliveries)
+        let uuid = object["message_uuid"] ?? object["uuid"]
+        report = ProviderReport(provider: "vonage", reference: reference, status: status, failures: Self.failures, deliveries: Self.deliveries,
+                                messageId: uuid.flatMap { if case .string(let id) = $0 { id } else { nil } })
     }
 }
 

@@ -34,19 +34,21 @@ extension WorkflowRunner {
     }
 
     /// Hands the message with the code issued in the committed transaction to the sender,
-    /// then applies its answer in a second transition.
+    /// then applies its answer in a second transition, with a timeline event for each
+    /// provider asked. Hops that come back after the verification ended are still
+    /// recorded, and the summary is written again after them.
     private func sendCode(_ verification: Verification, step: Int, channel: Channel, code: String?) async -> Outcome<Void>? {
         guard let code else { return nil }
-        let message = OutboundMessage(channel: channel, to: verification.phoneNumber,
-                                      body: MessageText.body(channel: channel, brand: verification.brand, code: code),
-                                      verificationId: verification.id)
+        let body = MessageText.body(channel: channel, brand: verification.brand, code: code, locale: verification.locale)
+        let message = OutboundMessage(channel: channel, to: verification.phoneNumber, body: body, verificationId: verification.id,
+                                      step: step, language: MessageText.language(for: verification.locale), locale: verification.locale)
         let result = await sender.send(message)
-        metrics.sent(channel, accepted: result == .accepted)
-        let input: WorkflowInput
-        switch result {
-        case .accepted: input = .codeDelivery(step: step, delivered: true, reason: nil)
-        case .refused(let reason): input = .codeDelivery(step: step, delivered: false, reason: reason)
+        metrics.sent(channel, accepted: result.isAccepted)
+        let input = WorkflowInput.codeDelivery(step: step, delivered: result.isAccepted, reason: result.reason)
+        let hops = ProviderHopNotes.drafts(result.attempts, channel: channel)
+        return try? await transition(verification.id, events: hops) { machine in
+            if !hops.isEmpty, machine.verification.status != .pending { return machine.summarizeAgainIfFinished() }
+            try machine.handle(input)
         }
-        return try? await transition(verification.id) { try $0.handle(input) }
     }
 }

@@ -22,7 +22,7 @@ struct GuardedSender: MessageSender {
             return .refused(reason: refusal)
         }
         let result = await inner.send(message)
-        if result == .accepted { monitor.sent() }
+        if result.isAccepted { monitor.sent() }
         return result
     }
 

@@ -1,0 +1,41 @@
+import Foundation
+
+/// The TwiML a code call runs: one `<Say>` of the message's text (which already reads the
+/// code digit by digit, twice) in a voice for its language, XML-escaped.
+enum TwiML {
+    /// Twilio's `<Say>` languages Tacit has a text for, by language then region; the first
+    /// of each is the default for the language.
+    static let voices: [String: [String]] = [
+        "en": ["en-US", "en-GB", "en-AU", "en-IN"],
+        "es": ["es-ES", "es-MX", "es-US"],
+        "fr": ["fr-FR", "fr-CA"],
+        "de": ["de-DE"],
+        "pt": ["pt-BR", "pt-PT"],
+    ]
+
+    static func say(_ text: String, language: String, locale: String) -> String {
+        "<Response><Say language=\"\(voice(language: language, locale: locale))\">\(escape(text))</Say></Response>"
+    }
+
+    /// The locale's own voice when Twilio has one (`en-gb` → `en-GB`), else the language's default.
+    static func voice(language: String, locale: String) -> String {
+        let choices = voices[language] ?? voices["en"]!
+        let wanted = locale.replacingOccurrences(of: "_", with: "-").lowercased()
+        return choices.first { $0.lowercased() == wanted } ?? choices[0]
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}

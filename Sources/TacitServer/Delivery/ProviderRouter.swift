@@ -1,0 +1,61 @@
+import Foundation
+import TacitCore
+import TacitPhone
+
+/// Routes each message to providers in failover order (SPEC §8): the country's route
+/// for the channel, else the channel's route, else every configured provider that
+/// carries the channel in the order given. Within one step, a transient refusal moves
+/// on to the next provider; an acceptance or a permanent refusal ends the search. The
+/// result carries every provider asked, for the timeline.
+public struct ProviderRouter: MessageSender {
+    /// The providers in the table's order (twilio, vonage, smpp), which is the default route.
+    let providers: [RoutedProvider]
+    let routes: ProviderRoutes
+    /// The ISO region of an E.164 number, for country routes.
+    let region: @Sendable (String) -> String?
+
+    /// Checks that every route names a configured provider that carries its channel.
+    public init(providers: [RoutedProvider], routes: ProviderRoutes,
+                region: @escaping @Sendable (String) -> String? = ProviderRouter.region) throws(ProviderSetupError) {
+        self.providers = providers
+        self.routes = routes
+        self.region = region
+        for route in routes.all {
+            for name in route.providers {
+                guard let provider = providers.first(where: { $0.name == name }) else {
+                    throw ProviderSetupError(setting: route.setting, problem: "names \(name), which is not configured")
+                }
+                guard provider.channels.contains(route.channel) else {
+                    throw ProviderSetupError(setting: route.setting, problem: "names \(name), which does not carry \(route.channel.rawValue) as configured")
+                }
+            }
+        }
+    }
+
+    /// The providers to try for `message`, in order.
+    public func chain(for message: OutboundMessage) -> [RoutedProvider] {
+        guard let route = routes.route(for: message.channel, region: region(message.to)) else {
+            return providers.filter { $0.channels.contains(message.channel) }
+        }
+        return route.providers.compactMap { name in providers.first { $0.name == name } }
+    }
+
+    public func send(_ message: OutboundMessage) async -> DeliveryResult {
+        let chain = chain(for: message)
+        guard !chain.isEmpty else { return .refused(reason: "no_provider") }
+        var attempts: [DeliveryAttempt] = []
+        for provider in chain {
+            let result = await provider.sender.send(message)
+            attempts += result.attempts.isEmpty
+                ? [DeliveryAttempt(provider: provider.name, refusal: result.refusal, reason: result.reason)]
+                : result.attempts
+            if result.refusal != .transient { return DeliveryResult(refusal: result.refusal, reason: result.reason, attempts: attempts) }
+        }
+        return DeliveryResult(refusal: .transient, reason: attempts.last?.reason ?? "provider_error", attempts: attempts)
+    }
+
+    /// libphonenumber's region for a number; nil for the virtual range and anything unparsable.
+    public static let region: @Sendable (String) -> String? = { number in
+        (try? PhoneNumberParser().parse(number, allowVirtualRange: true))?.region
+    }
+}

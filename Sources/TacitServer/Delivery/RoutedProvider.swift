@@ -1,0 +1,17 @@
+import Foundation
+import TacitCore
+
+/// A messaging provider as the router sees it: the name routes use, the channels it
+/// carries as configured, and its sender. Each provider target makes one.
+public struct RoutedProvider: Sendable {
+    /// Lower-case, as in `TACIT_ROUTE_SMS=twilio,vonage`.
+    public var name: String
+    public var channels: Set<Channel>
+    public var sender: any MessageSender
+
+    public init(name: String, channels: Set<Channel>, sender: any MessageSender) {
+        self.name = name
+        self.channels = channels
+        self.sender = sender
+    }
+}

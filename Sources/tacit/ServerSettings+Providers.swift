@@ -1,0 +1,21 @@
+import Foundation
+import TacitServer
+
+/// Provider settings, from `TACIT_*` variables or the config file (a variable wins):
+/// `TACIT_ROUTE_<CHANNEL>[_<CC>]` and each provider's `TACIT_<PROVIDER>_*` names, kept
+/// as given. They are checked when the providers are built, before the server listens.
+extension ServerSettings {
+    static func applyProviders(to configuration: inout ServerConfiguration, environment: [String: String], file: [String: String]) {
+        let values = ProviderSettings.collect(from: file).merging(ProviderSettings.collect(from: environment)) { $1 }
+        configuration.providers = ProviderSettings(values)
+    }
+
+    static let providerUsage = """
+        Providers (by variable or config file only; see docs/providers.md):
+          TACIT_TWILIO_ACCOUNT_SID, TACIT_TWILIO_AUTH_TOKEN, TACIT_TWILIO_FROM or
+          TACIT_TWILIO_MESSAGING_SERVICE_SID, TACIT_TWILIO_API_URL (default https://api.twilio.com);
+          TACIT_ROUTE_SMS, TACIT_ROUTE_VOICE, TACIT_ROUTE_WHATSAPP (providers in failover order,
+          e.g. twilio), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB).
+          Status callbacks go to TACIT_PUBLIC_URL/v1/callbacks/twilio.
+        """
+}

@@ -19,6 +19,7 @@
     reset() {
       this.steps = new Map();
       this.sent = new Set();
+      this.hops = new Set();
       this.status = null;
     }
 
@@ -47,8 +48,9 @@
       }
     }
 
-    /** Events that change nothing in the model but do change the page: a code went out. */
+    /** Events that change nothing in the model but do change the page: a code went out, a provider failed. */
     event(event) {
+      this.provider(event);
       if (T.labelSuffix(event.label) !== "code_sent" || !event.channel || this.sent.has(event.channel)) return;
       if (this.steps.get(event.channel) !== "active") {
         this.steps.set(event.channel, "active");
@@ -56,6 +58,14 @@
       }
       this.sent.add(event.channel);
       this.say("A code was sent " + T.channelMedium(event.channel) + ".");
+    }
+
+    /** A message a provider could not deliver or take, and a failover to the next provider: said once each. */
+    provider(event) {
+      const hop = T.providerHop(event);
+      if (!hop || this.hops.has(event.seq)) return;
+      this.hops.add(event.seq);
+      this.say(T.hopAnnouncement(hop, event.channel));
     }
 
     /** A code the server refused, with the attempts left when it says how many. */

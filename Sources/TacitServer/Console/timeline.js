@@ -1,7 +1,8 @@
 "use strict";
 // Events grouped by stage: one group per workflow channel plus "verification".
 // Each event shows its plain-English note first, its label underneath, a source
-// badge and the time since the first event.
+// badge and the time since the first event. A stage a real provider carried shows
+// its provider trail under the stage's name, and each provider event its badge.
 (function (T) {
   const OUTCOME_ICON = { success: "✓", failure: "✗", info: "•" };
   const SOURCES = ["server", "device", "operator", "provider", "webhook"];
@@ -26,14 +27,15 @@
         T.el("span", { className: "group-name", text: T.channelName(channel) }),
         T.el("span", { className: "group-status" }),
       ]);
+      const hops = T.el("ol", { className: "provider-trail", attrs: { "aria-label": T.channelName(channel) + " providers, in the order tried" } });
       const list = T.el("ol", { className: "events" });
       const empty = T.el("p", { className: "group-empty", text: "Nothing here yet." });
       const section = T.el("section", {
         className: "group " + T.channelClass(channel),
         attrs: { "data-channel": channel, "aria-label": T.channelName(channel) + " events" },
-      }, [title, empty, list]);
+      }, [title, hops, empty, list]);
       this.root.appendChild(section);
-      const group = { section, list, empty, status: title.lastChild };
+      const group = { section, list, empty, status: title.lastChild, trail: new T.ProviderTrail(hops) };
       this.groups.set(channel, group);
       return group;
     }
@@ -59,6 +61,7 @@
       const later = Array.from(g.list.children).find((li) => Number(li.dataset.seq) > event.seq);
       g.list.insertBefore(item, later || null);
       g.empty.hidden = true;
+      g.trail.add(event);
       this.events.push({ seq: event.seq, at: T.parseTime(event.at), node: item });
       this.retime();
     }
@@ -67,6 +70,7 @@
       const outcome = event.outcome in OUTCOME_ICON ? event.outcome : "info";
       const source = SOURCES.includes(event.source) ? event.source : "other";
       const note = event.note || event.label;
+      const hop = T.providerHop(event);
       const li = T.el("li", {
         className: "event outcome-" + outcome,
         attrs: { "data-seq": event.seq, "data-label": event.label, "data-source": source },
@@ -77,6 +81,7 @@
           T.el("p", { className: "event-meta" }, [
             T.el("code", { className: "event-label", text: event.label }),
             T.el("span", { className: "badge src-" + source, text: event.source || "unknown" }),
+            hop ? T.ProviderTrail.rowBadge(hop) : null,
             T.el("span", { className: "visually-hidden", text: "outcome: " + outcome }),
           ]),
         ]),

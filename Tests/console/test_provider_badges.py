@@ -4,7 +4,7 @@ state in words, failover hops in order), each provider event its badge, the live
 says delivery failures and failovers, and axe finds nothing at desktop and phone size."""
 import json
 
-from audit import announcements, audit
+from audit import announcements, audit, set_size
 from conftest import FIXTURES
 from test_replay import finish_replay, start_replay
 
@@ -74,6 +74,10 @@ def test_a_failover_within_a_step_shows_both_providers_in_the_order_tried(page, 
     assert text(first) == "↪ Twilio could not take it, the provider answered with an error (error 20503); failed over to Vonage"
     assert text(second) == "→ then ✓ Vonage message …7f30aa accepted → delivered"
     assert second.location["x"] > first.location["x"] or second.location["y"] > first.location["y"]
+    row = page.find(".wf-row[data-channel=sms]")
+    assert row.find_element("css selector", ".wf-provider").text == "via Twilio, then Vonage"
+    assert row.get_attribute("aria-label").endswith(", verified, via Twilio, then Vonage")
+    assert page.find_all(".wf-row[data-channel=voice] .wf-provider") == []
     said = announcements(page)
     assert ("SMS: Twilio could not take the message, the provider answered with an error (error 20503). "
             "Failing over to Vonage.") in said
@@ -94,3 +98,18 @@ def test_provider_replays_have_no_axe_violations_at_either_size(page, console_ur
                            (FAILOVER, "replay-provider-failover")):
         replay(page, console_url, export)
         audit(page, screen)
+        stage_screenshot(page, screen + "-sms-stage")
+
+
+def stage_screenshot(page, name):
+    """The SMS stage's provider trail at the top of the screen, at both sizes, for a person to look at."""
+    try:
+        for size in ("desktop", "390x844"):
+            set_size(page.driver, size)
+            page.driver.execute_script(
+                "const g = document.querySelector('.group[data-channel=sms]');"
+                "window.scrollTo(0, g.getBoundingClientRect().top + window.scrollY"
+                " - document.querySelector('.dev-top').offsetHeight - 8);")
+            page.screenshot(f"{name}-{size}")
+    finally:
+        set_size(page.driver, "desktop")

@@ -127,7 +127,7 @@
       const live = this.mode === "live";
       this.tracker.render(this.model);
       this.timeline.setStatuses(this.model);
-      this.waterfall.render(this.finalStages || T.deriveStages(this.events, this.model), this.bounds());
+      this.waterfall.render(this.finalStages || T.deriveStages(this.events, this.model), this.bounds(), this.timeline.providers());
       const active = this.model.active;
       this.followCode(live && !this.model.finished && active ? active.channel : null);
       this.app.announcer.follow(this.model);

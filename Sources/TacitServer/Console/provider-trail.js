@@ -35,6 +35,13 @@
       return hop;
     }
 
+    /** The providers in the order tried, each named once: "Twilio, then Vonage"; "" before any. */
+    get summary() {
+      const names = [];
+      for (const h of this.hops) if (!names.includes(h.provider)) names.push(h.provider);
+      return names.map(T.providerName).join(", then ");
+    }
+
     render() {
       this.root.replaceChildren(...this.hops.map((entry, i) => ProviderTrail.badge(entry, i)));
       this.root.hidden = this.hops.length === 0;

@@ -90,6 +90,13 @@
       return li;
     }
 
+    /** Each stage's providers in the order tried ({sms: "Twilio, then Vonage"}), for the waterfall. */
+    providers() {
+      const out = {};
+      for (const [channel, g] of this.groups) if (g.trail.summary) out[channel] = g.trail.summary;
+      return out;
+    }
+
     /** Times are relative to the earliest event (lowest seq), which may arrive late. */
     retime() {
       const first = this.events.reduce((a, b) => (b.seq < a.seq ? b : a));

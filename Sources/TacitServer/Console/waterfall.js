@@ -30,9 +30,11 @@
   class WaterfallView {
     constructor(root) { this.root = root; }
 
-    /** `bounds` ({start, end}, ms) is the whole verification; the axis covers it when given. */
-    render(stages, bounds) {
-      const key = JSON.stringify([stages, bounds]);
+    /** `bounds` ({start, end}, ms) is the whole verification; the axis covers it when given.
+     *  `providers` names, per channel, the providers its stage went through. */
+    render(stages, bounds, providers) {
+      this.providers = providers || {};
+      const key = JSON.stringify([stages, bounds, this.providers]);
       if (key === this.key) return;
       this.key = key;
       const used = stages.filter((s) => !Number.isNaN(s.start));
@@ -58,6 +60,7 @@
       const duration = started && ended ? stage.end - stage.start : NaN;
       const text = !started ? "not used" : Number.isNaN(duration) ? "…" : T.formatDuration(duration) + (stage.running ? " so far" : "");
       const words = T.STEP_TEXT[stage.status] || stage.status;
+      const via = this.providers[stage.channel] ? "via " + this.providers[stage.channel] : "";
       const bar = T.el("div", { className: "wf-bar" });
       if (started) {
         bar.style.left = ((stage.start - t0) / span) * 100 + "%";
@@ -65,12 +68,13 @@
       }
       return T.el("li", {
         className: "wf-row " + T.channelClass(stage.channel) + " is-" + stage.status + (stage.running ? " is-running" : ""),
-        attrs: { "data-channel": stage.channel, "aria-label": T.channelName(stage.channel) + ": " + text + ", " + words },
+        attrs: { "data-channel": stage.channel, "aria-label": T.channelName(stage.channel) + ": " + text + ", " + words + (via ? ", " + via : "") },
       }, [
         T.el("span", { className: "wf-name", text: T.channelName(stage.channel) }),
         T.el("div", { className: "wf-track", attrs: { "aria-hidden": "true" } }, started ? [bar] : []),
         T.el("span", { className: "wf-duration", text: text }),
         T.el("span", { className: "wf-status", text: (T.STEP_ICON[stage.status] || "") + " " + words }),
+        via ? T.el("span", { className: "wf-provider", text: via }) : null,
       ]);
     }
   }

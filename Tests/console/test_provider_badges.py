@@ -84,6 +84,21 @@ def test_a_failover_within_a_step_shows_both_providers_in_the_order_tried(page, 
     assert len(said) == len(set(said)), f"something was said twice: {said}"
 
 
+def test_a_receipt_arriving_before_the_hop_it_is_about_keeps_the_newest_state(page, console_url):
+    """Live events can land out of order after a reconnect; the badge goes by seq, not arrival."""
+    page.open(console_url + "/")
+    said = page.driver.execute_script("""
+        const trail = new Tacit.ProviderTrail(document.createElement('ol'));
+        const e = (seq, label, data) => ({seq, label, source: 'provider', channel: 'whatsapp',
+                                          data: Object.assign({provider: 'twilio', message_id: 'SMabcdef0123456789'}, data)});
+        trail.add(e(7, 'provider:delivered', {status: 'read'}));
+        trail.add(e(5, 'provider:status', {status: 'sent'}));
+        trail.add(e(4, 'provider:accepted', {}));
+        const li = trail.root.firstElementChild;
+        return [trail.root.childElementCount, li.dataset.state, li.dataset.shortId, li.querySelector('.hop-state').textContent];""")
+    assert said == [1, "delivered", "…456789", "accepted → sent → delivered"]
+
+
 def test_no_full_message_id_or_number_reaches_the_page(page, console_url):
     for export in (DELIVERED, UNDELIVERED, FAILOVER):
         replay(page, console_url, export)

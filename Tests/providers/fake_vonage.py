@@ -12,7 +12,7 @@ then serves on both:
   Vonage does, including its refusals (status 2 missing parameter, 3 invalid parameter,
   4 bad credentials), all in the same 200 envelope.
 * Control routes under `/_fake/`: `GET /_fake/requests` (every request received: method,
-  path, headers, form), `POST /_fake/fail` (JSON `{http, status, times}`: the next requests
+  path, headers, form), `GET /_fake/messages` (the ids of accepted messages, oldest first), `POST /_fake/fail` (JSON `{http, status, times}`: the next requests
   get that HTTP status, or that SMS API status code in a 200), `POST /_fake/reset`, and
   `POST /_fake/callback` (JSON `{message_id, status, forge}`): sends the message's signed
   status report to the `callback` URL it was sent with, and answers with the status code
@@ -131,6 +131,9 @@ class Handler(BaseHTTPRequestHandler):
         if self.path == "/_fake/requests":
             with self.fake.lock:
                 return self.answer(200, list(self.fake.requests))
+        if self.path == "/_fake/messages":
+            with self.fake.lock:
+                return self.answer(200, list(self.fake.messages))
         self.answer(404, {"type": "about:blank", "title": "Not Found"})
 
     def do_POST(self):

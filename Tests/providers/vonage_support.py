@@ -35,6 +35,9 @@ class FakeVonage:
     def requests(self):
         return http("GET", self.url + "/_fake/requests")[1]
 
+    def message_ids(self):
+        return http("GET", self.url + "/_fake/messages")[1]
+
     def reset(self):
         http("POST", self.url + "/_fake/reset", {})
 

@@ -2,6 +2,7 @@
 (plain HTTP for Tacit, TLS for Vonage's SDK, which speaks https only), and a non-dev
 `tacit serve` with both Twilio and Vonage aimed at their fakes."""
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,7 @@ class FakeVonage:
     def stop(self):
         self.process.terminate()
         self.process.wait(timeout=5)
+        shutil.rmtree(self.tls_dir, ignore_errors=True)
 
 
 def vonage_env(fake_url):

@@ -40,13 +40,15 @@ let package = Package(
         ),
         // Twilio Programmable Messaging and Voice behind the server's sender port.
         .target(name: "TacitProvidersTwilio", dependencies: ["TacitCore", "TacitServer"]),
+        // Vonage's SMS API behind the server's sender port.
+        .target(name: "TacitProvidersVonage", dependencies: ["TacitCore", "TacitServer"]),
         .target(name: "TacitKit"),
         .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer", "TacitProvidersDev"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"],
+            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
@@ -73,6 +75,7 @@ let package = Package(
         .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto", "TacitProvidersDev"]),
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
         .testTarget(name: "TacitProvidersTwilioTests", dependencies: ["TacitProvidersTwilio", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
+        .testTarget(name: "TacitProvidersVonageTests", dependencies: ["TacitProvidersVonage", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersDevTests", dependencies: ["TacitProvidersDev", "TacitServer", "TacitOperator", "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,8 +14,10 @@ extension ServerSettings {
         Providers (by variable or config file only; see docs/providers.md):
           TACIT_TWILIO_ACCOUNT_SID, TACIT_TWILIO_AUTH_TOKEN, TACIT_TWILIO_FROM or
           TACIT_TWILIO_MESSAGING_SERVICE_SID, TACIT_TWILIO_API_URL (default https://api.twilio.com);
+          TACIT_VONAGE_API_KEY, TACIT_VONAGE_API_SECRET, TACIT_VONAGE_FROM (SMS),
+          TACIT_VONAGE_REST_URL (default https://rest.nexmo.com);
           TACIT_ROUTE_SMS, TACIT_ROUTE_VOICE, TACIT_ROUTE_WHATSAPP (providers in failover order,
-          e.g. twilio), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB).
-          Status callbacks go to TACIT_PUBLIC_URL/v1/callbacks/twilio.
+          e.g. twilio,vonage), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB).
+          Status callbacks go to TACIT_PUBLIC_URL/v1/callbacks/twilio and /v1/callbacks/vonage.
         """
 }

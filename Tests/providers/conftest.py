@@ -157,3 +157,7 @@ def tacit(binary, fake):
 def clean_fake(request):
     if "fake" in request.fixturenames:
         request.getfixturevalue("fake").reset()
+
+
+# The Vonage fixtures live beside their fake; importing them here shares them with every test file.
+from vonage_support import clean_vonage_fake, routed, vonage_fake  # noqa: E402,F401

@@ -1,0 +1,85 @@
+"""Fixtures for the Vonage provider tests: the fake Vonage SMS API as its own process
+(plain HTTP for Tacit, TLS for Vonage's SDK, which speaks https only), and a non-dev
+`tacit serve` with both Twilio and Vonage aimed at their fakes."""
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from conftest import HERE, Tacit, http
+
+API_KEY = "f1e2d3c4"
+API_SECRET = "VonSecret" + "8b" * 6
+SIGNATURE_SECRET = "vonage-signature-" + "c3" * 8
+FROM = "AcmeCo"
+
+
+class FakeVonage:
+    """The fake's process and its control routes."""
+
+    def __init__(self):
+        self.tls_dir = tempfile.mkdtemp(prefix="fake-vonage-")
+        self.process = subprocess.Popen(
+            [sys.executable, str(HERE / "fake_vonage.py"), "--api-key", API_KEY, "--api-secret", API_SECRET,
+             "--signature-secret", SIGNATURE_SECRET, "--tls-dir", self.tls_dir], stdout=subprocess.PIPE, text=True)
+        plain, tls = self.process.stdout.readline(), self.process.stdout.readline()
+        found = re.search(r"http://127\.0\.0\.1:\d+", plain), re.search(r"https://(127\.0\.0\.1:\d+) ca (\S+)", tls)
+        if not all(found):
+            self.process.kill()
+            raise RuntimeError(f"the fake did not start: {plain!r} {tls!r}")
+        self.url = found[0].group(0)
+        self.tls_host, self.ca = found[1].group(1), found[1].group(2)
+
+    def requests(self):
+        return http("GET", self.url + "/_fake/requests")[1]
+
+    def message_ids(self):
+        return http("GET", self.url + "/_fake/messages")[1]
+
+    def reset(self):
+        http("POST", self.url + "/_fake/reset", {})
+
+    def fail(self, http_status=None, status=None, times=1):
+        http("POST", self.url + "/_fake/fail", {"http": http_status, "status": status, "times": times})
+
+    def callback(self, message_id, status, error_code=None, forge=False):
+        return http("POST", self.url + "/_fake/callback",
+                    {"message_id": message_id, "status": status, "error_code": error_code, "forge": forge})[1]["status"]
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=5)
+        shutil.rmtree(self.tls_dir, ignore_errors=True)
+
+
+def vonage_env(fake_url):
+    return {"TACIT_VONAGE_API_KEY": API_KEY, "TACIT_VONAGE_API_SECRET": API_SECRET, "TACIT_VONAGE_FROM": FROM,
+            "TACIT_VONAGE_REST_URL": fake_url, "TACIT_VONAGE_SIGNATURE_SECRET": SIGNATURE_SECRET}
+
+
+def both_providers(binary, fake, vonage_fake, route="twilio,vonage"):
+    """A server routing SMS through Twilio, then Vonage."""
+    return Tacit(binary, fake.url, vonage_env(vonage_fake.url) | {"TACIT_ROUTE_SMS": route})
+
+
+@pytest.fixture(scope="session")
+def vonage_fake():
+    fake = FakeVonage()
+    yield fake
+    fake.stop()
+
+
+@pytest.fixture(scope="session")
+def routed(binary, fake, vonage_fake):
+    server = both_providers(binary, fake, vonage_fake)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(autouse=True)
+def clean_vonage_fake(request):
+    if "vonage_fake" in request.fixturenames:
+        request.getfixturevalue("vonage_fake").reset()

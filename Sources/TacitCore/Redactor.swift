@@ -32,10 +32,11 @@ public enum Redactor {
         }
     }
 
-    /// An id of a letter, then at most 63 letters, digits, `-` or `_`, is kept; whatever
-    /// else was passed as one (a number, free text) is scrubbed.
+    /// An id of at most 64 letters, digits, `-` or `_`, with at least one letter, is kept
+    /// (Twilio's `SM…`, Vonage's `0A00…`, which may start with a digit); whatever else was
+    /// passed as one (a number or a code, all digits; free text) is scrubbed.
     public static func providerId(_ id: String) -> String {
-        let shaped = (1...64).contains(id.count) && id.first!.isASCII && id.first!.isLetter
+        let shaped = (1...64).contains(id.count) && id.contains { $0.isASCII && $0.isLetter }
             && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         return shaped ? id : scrub(id)
     }

@@ -7,7 +7,11 @@ struct RedactorProviderIdTests {
     func providerIds() {
         let sid = "SM20261201" + String(repeating: "ab", count: 12)
         #expect(Redactor.redact(.providerId(sid)) == .string(sid))
+        // Vonage's SMS API ids may start with a digit.
+        #expect(Redactor.redact(.providerId("0A0000000123ABCD1")) == .string("0A0000000123ABCD1"))
         #expect(Redactor.redact(.providerId("+447911123456")) != .string("+447911123456"))
+        #expect(Redactor.redact(.providerId("447911123456")) != .string("447911123456"))
+        #expect(Redactor.redact(.providerId("123456")) != .string("123456"))
         #expect(Redactor.redact(.providerId("code 123456")) == Redactor.redact(.text("code 123456")))
     }
 }

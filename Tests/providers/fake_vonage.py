@@ -97,8 +97,9 @@ class Fake:
             return failure
 
     def accept(self, form):
-        # Vonage's ids are hexadecimal strings of 16 or more characters.
-        message_id = secrets.token_hex(9).upper()
+        # Vonage's ids are upper-case hexadecimal strings of 16 or more characters, shaped
+        # like the docs' example `0A0000000123ABCD1`: a leading digit, as real ones often have.
+        message_id = "0A" + secrets.token_hex(8).upper()[:15]
         with self.lock:
             self.messages[message_id] = form
         message = {"to": form["to"], "message-id": message_id, "status": "0", "remaining-balance": "15.53590000",

@@ -3,7 +3,8 @@ import TacitCore
 import TacitHTTP
 import TacitStore
 
-/// `POST /v1/callbacks/vonage` and `POST /v1/callbacks/twilio`: signed status reports from
+/// `POST /v1/callbacks/vonage` (a Messages API callback with a Bearer token, or an SMS API
+/// delivery receipt with `sig`) and `POST /v1/callbacks/twilio`: signed status reports from
 /// channel providers. A verified report for a verification's active step feeds the engine
 /// (a failed delivery fails the step over); anything else is acknowledged without effect.
 struct CallbackRoutes: Sendable {
@@ -22,8 +23,18 @@ struct CallbackRoutes: Sendable {
     func vonage(_ request: HTTPRequest) async -> HTTPResponse {
         guard let secret = settings.vonageSignatureSecret else { return APIProblem.notFound.response }
         let now = runner.clock.now()
+        let authorization = request.header("authorization")
+        guard !VonageReceipt.isReceipt(authorization: authorization) else {
+            return await handle {
+                let parameters = try VonageReceipt.parameters(query: request.query, body: request.body,
+                                                              contentType: request.header("content-type"))
+                let receipt = try VonageReceipt(parameters: parameters, secret: secret, method: settings.vonageSignatureMethod,
+                                                now: now, maxAge: settings.maxAge)
+                return (receipt.report, receipt.replayKey, receipt.replayExpiresAt)
+            }
+        }
         return await handle {
-            let callback = try VonageCallback(authorization: request.header("authorization"), body: request.body,
+            let callback = try VonageCallback(authorization: authorization, body: request.body,
                                               secret: secret, now: now, maxAge: settings.maxAge)
             return (callback.report, callback.replayKey, callback.replayExpiresAt)
         }

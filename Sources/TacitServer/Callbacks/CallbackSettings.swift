@@ -1,10 +1,14 @@
 import Foundation
+import TacitCrypto
 
 /// Secrets for verifying provider callbacks. A provider's route answers 404 until its
 /// secret is set, so nothing unsigned is ever accepted.
 public struct CallbackSettings: Sendable, Equatable {
-    /// Vonage's signature secret: callbacks carry `Authorization: Bearer <JWT HS256>`.
+    /// Vonage's signature secret: Messages API callbacks carry `Authorization: Bearer <JWT HS256>`,
+    /// SMS API delivery receipts a `sig` parameter.
     public var vonageSignatureSecret: String?
+    /// The account's signature method for SMS API receipts (the dashboard's default is `md5hash`).
+    public var vonageSignatureMethod: VonageSignature.Method = .md5hash
     /// Twilio's auth token: callbacks carry `X-Twilio-Signature`.
     public var twilioAuthToken: String?
     /// How old a signed callback (`iat`) may be.

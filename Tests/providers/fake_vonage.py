@@ -1,7 +1,7 @@
 """A local stand-in for Vonage's SMS API (rest.nexmo.com), written from Vonage's public
 docs and OpenAPI description (sms 1.5.1), standard library only. Run it as its own process:
 
-    python3 fake_vonage.py --api-key KEY --api-secret SECRET --signature-secret SIG [--tls-dir DIR]
+    python3 fake_vonage.py --api-key KEY --api-secret SECRET --signature-secret SIG [--signature-method md5hash] [--tls-dir DIR]
 
 It prints `listening on http://127.0.0.1:PORT` once ready (and, with --tls-dir, a second
 line `tls on https://127.0.0.1:PORT ca DIR/cert.pem`: Vonage's SDK speaks https only),
@@ -14,9 +14,10 @@ then serves on both:
 * Control routes under `/_fake/`: `GET /_fake/requests` (every request received: method,
   path, headers, form), `GET /_fake/messages` (the ids of accepted messages, oldest first), `POST /_fake/fail` (JSON `{http, status, times}`: the next requests
   get that HTTP status, or that SMS API status code in a 200), `POST /_fake/reset`, and
-  `POST /_fake/callback` (JSON `{message_id, status, forge}`): sends the message's signed
-  status report to the `callback` URL it was sent with, and answers with the status code
-  that URL gave.
+  `POST /_fake/callback` (JSON `{message_id, status, error_code, forge, unsigned, method,
+  format, age}`): sends the message's signed SMS API delivery receipt to the `callback` URL
+  it was sent with, and answers with the status code that URL gave; `GET /_fake/receipts`
+  (every receipt sent, with its `sig`).
 """
 import argparse
 import base64
@@ -30,7 +31,6 @@ import ssl
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -47,19 +47,20 @@ ERROR_TEXT = {
 }
 
 
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+def sign(params, secret, method):
+    """Vonage's "Signing requests": every parameter but `sig`, sorted by name, written
+    `&name=value` with `&` and `=` in values turned into `_`; then the MD5 of that string
+    followed by the secret (`md5hash`, the dashboard's default), or its HMAC under the
+    secret with MD5, SHA-1, SHA-256 or SHA-512. Vonage sends the hex digest."""
+    text = "".join(f"&{name}=" + str(params[name]).replace("&", "_").replace("=", "_")
+                   for name in sorted(params) if name != "sig")
+    if method == "md5hash":
+        return hashlib.md5((text + secret).encode()).hexdigest()
+    return hmac.new(secret.encode(), text.encode(), getattr(hashlib, method)).hexdigest()
 
 
-def signed_jwt(secret, body, api_key):
-    """The token Vonage puts in `Authorization: Bearer` on signed callbacks: HS256 over
-    the signature secret, with the SHA-256 of the body as `payload_hash`."""
-    header = b64url(json.dumps({"alg": "HS256", "typ": "JWT"}).encode())
-    claims = {"iat": int(time.time()), "jti": secrets.token_hex(16), "iss": "Vonage", "api_key": api_key,
-              "payload_hash": hashlib.sha256(body).hexdigest()}
-    payload = b64url(json.dumps(claims).encode())
-    signature = hmac.new(secret.encode(), f"{header}.{payload}".encode(), hashlib.sha256).digest()
-    return f"{header}.{payload}.{b64url(signature)}"
+# The Messages API's word for a failure the SMS API calls `failed`, so a test can ask for either.
+SMS_STATUS = {"undeliverable": "failed"}
 
 
 def envelope(message):
@@ -71,18 +72,21 @@ def refusal(status):
 
 
 class Fake:
-    def __init__(self, api_key, api_secret, signature_secret):
+    def __init__(self, api_key, api_secret, signature_secret, signature_method="md5hash"):
         self.api_key = api_key
         self.api_secret = api_secret
         self.signature_secret = signature_secret
+        self.signature_method = signature_method
         self.lock = threading.Lock()
         self.requests = []
+        self.receipts = []
         self.failures = []
         self.messages = {}
 
     def reset(self):
         with self.lock:
             self.requests.clear()
+            self.receipts.clear()
             self.failures.clear()
             self.messages.clear()
 
@@ -108,6 +112,19 @@ class Fake:
             message["client-ref"] = form["client-ref"]
         return envelope(message)
 
+    def receipt(self, message_id, form, body):
+        """The delivery receipt's fields as the SMS API names them (its docs' DLR example)."""
+        now = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(seconds=body.get("age") or 0)
+        status = SMS_STATUS.get(body["status"], body["status"])
+        receipt = {"msisdn": form["to"], "to": form["from"], "network-code": "23410", "messageId": message_id,
+                   "price": "0.03330000", "status": status, "scts": now.strftime("%y%m%d%H%M"),
+                   "err-code": str(body.get("error_code") or 0), "api-key": self.api_key,
+                   "message-timestamp": now.strftime("%Y-%m-%d %H:%M:%S"),
+                   "timestamp": str(int(now.timestamp())), "nonce": secrets.token_hex(16)}
+        if "client-ref" in form:
+            receipt["client-ref"] = form["client-ref"]
+        return receipt
+
 
 class Handler(BaseHTTPRequestHandler):
     fake: Fake = None
@@ -129,6 +146,9 @@ class Handler(BaseHTTPRequestHandler):
         return self.rfile.read(length) if length else b""
 
     def do_GET(self):
+        if self.path == "/_fake/receipts":
+            with self.fake.lock:
+                return self.answer(200, list(self.fake.receipts))
         if self.path == "/_fake/requests":
             with self.fake.lock:
                 return self.answer(200, list(self.fake.requests))
@@ -188,24 +208,27 @@ class Handler(BaseHTTPRequestHandler):
         self.answer(404, {})
 
     def callback(self, body):
-        """Sends the message's status report, signed with the signature secret as Vonage
-        signs callbacks (or, with `forge`, with another secret)."""
+        """Sends the message's SMS API delivery receipt as Vonage does with signed webhooks
+        on: the receipt's fields plus `timestamp`, `nonce` and `sig`, form-encoded (the
+        account's "POST" setting, or with `format: json` its "POST-JSON"), signed with the
+        signature secret by the account's method (or, with `method`, another; with
+        `forge`, another secret; with `unsigned`, no `sig`; `age` seconds in the past)."""
         with self.fake.lock:
             form = self.fake.messages[body["message_id"]]
         url = form["callback"]
         if urllib.parse.urlsplit(url).hostname not in ("127.0.0.1", "localhost", "::1"):
             return {"status": None, "error": "the fake only calls back to loopback"}
-        report = {"message_uuid": body["message_id"], "to": form["to"], "from": form["from"], "channel": "sms",
-                  "timestamp": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
-                  "status": body["status"], "client_ref": form.get("client-ref"),
-                  "usage": {"currency": "EUR", "price": "0.0333"}}
-        if body.get("error_code"):
-            report["error"] = {"type": "https://developer.vonage.com/api-errors/messages", "title": str(body["error_code"]),
-                               "detail": "Undeliverable"}
-        data = json.dumps(report).encode()
-        secret = "forged-" + self.fake.signature_secret if body.get("forge") else self.fake.signature_secret
-        request = urllib.request.Request(url, data=data, method="POST", headers={
-            "Content-Type": "application/json", "Authorization": "Bearer " + signed_jwt(secret, data, self.fake.api_key)})
+        receipt = self.fake.receipt(body["message_id"], form, body)
+        if not body.get("unsigned"):
+            secret = "forged-" + self.fake.signature_secret if body.get("forge") else self.fake.signature_secret
+            receipt["sig"] = sign(receipt, secret, body.get("method") or self.fake.signature_method)
+        with self.fake.lock:
+            self.fake.receipts.append(dict(receipt))
+        if body.get("format") == "json":
+            data, content_type = json.dumps(receipt).encode(), "application/json"
+        else:
+            data, content_type = urllib.parse.urlencode(receipt).encode(), "application/x-www-form-urlencoded"
+        request = urllib.request.Request(url, data=data, method="POST", headers={"Content-Type": content_type})
         try:
             with urllib.request.urlopen(request, timeout=5) as reply:
                 return {"status": reply.status}
@@ -230,10 +253,11 @@ def main():
     parser.add_argument("--api-key", required=True)
     parser.add_argument("--api-secret", required=True)
     parser.add_argument("--signature-secret", required=True)
+    parser.add_argument("--signature-method", default="md5hash", choices=["md5hash", "md5", "sha1", "sha256", "sha512"])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--tls-dir")
     args = parser.parse_args()
-    Handler.fake = Fake(args.api_key, args.api_secret, args.signature_secret)
+    Handler.fake = Fake(args.api_key, args.api_secret, args.signature_secret, args.signature_method)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
     if args.tls_dir:

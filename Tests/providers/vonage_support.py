@@ -45,9 +45,15 @@ class FakeVonage:
     def fail(self, http_status=None, status=None, times=1):
         http("POST", self.url + "/_fake/fail", {"http": http_status, "status": status, "times": times})
 
-    def callback(self, message_id, status, error_code=None, forge=False):
+    def callback(self, message_id, status, error_code=None, forge=False, **options):
+        """Has the fake send the message's delivery receipt; `options` are the fake's
+        `unsigned`, `method`, `format` and `age`. Answers the status Tacit gave."""
         return http("POST", self.url + "/_fake/callback",
-                    {"message_id": message_id, "status": status, "error_code": error_code, "forge": forge})[1]["status"]
+                    {"message_id": message_id, "status": status, "error_code": error_code, "forge": forge}
+                    | options)[1]["status"]
+
+    def receipts(self):
+        return http("GET", self.url + "/_fake/receipts")[1]
 
     def stop(self):
         self.process.terminate()

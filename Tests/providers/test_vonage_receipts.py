@@ -2,6 +2,8 @@
 webhooks on, its signatures are checked by Vonage's own SDK (`Auth.check_signature`,
 vonage 4.9.1), and a server set to an HMAC method takes a signed receipt and refuses a
 forged, unsigned, stale or differently signed one with 401, changing nothing."""
+import subprocess
+
 import pytest
 from vonage import Auth
 
@@ -51,3 +53,13 @@ def test_a_receipt_signed_by_the_accounts_method_fails_the_step_with_its_error_c
     state = sha256_server.call("GET", f"/v1/verifications/{request_id}")[1]
     assert [s["status"] for s in state["workflow"]] == ["failed", "active"]
     assert sha256_server.call("DELETE", f"/v1/verifications/{request_id}")[0] == 204
+
+
+def test_an_unknown_signature_method_stops_the_server_naming_the_setting_never_the_secret(binary, fake, vonage_fake, tmp_path):
+    env = vonage_env(vonage_fake.url) | {"TACIT_SECRET": "x", "TACIT_VONAGE_SIGNATURE_METHOD": "md4"}
+    result = subprocess.run([binary, "serve", "--port", "0", "--db", str(tmp_path / "t.db")], env=env,
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert result.stderr.startswith("tacit: TACIT_VONAGE_SIGNATURE_METHOD:"), result.stderr
+    assert SIGNATURE_SECRET not in result.stderr
+    assert not (tmp_path / "t.db").exists()

@@ -21,6 +21,7 @@ extension TacitApplication {
         let metrics = Metrics()
         let security = SecurityLayer(configuration: configuration, store: store, secrets: secrets, clock: clock, log: dependencies.securityLog)
         metrics.addSection(security.metrics.render)
+        if let section = dependencies.sender as? any MetricsSection { metrics.addSection(section.renderMetrics) }
         let hub = EventHub()
         let sender = security.guarding(dependencies.sender)
         let silentKeys = SilentKeys(secrets: secrets)

@@ -14,7 +14,7 @@ enum ServeProviders {
             try TwilioProvider.routed(settings, publicURL: configuration.publicURL, http: http),
             try VonageProvider.routed(settings, publicURL: configuration.publicURL, http: http),
         ].compactMap { $0 }
-        return try ProviderRouter(providers: providers, routes: try settings.routes())
+        return try ProviderRouter(providers: providers, routes: try settings.routes(), breaker: try ProviderBreakerSettings(settings))
     }
 
     /// Warnings that don't stop the server: a provider that can't send receipts anywhere.

@@ -2,7 +2,7 @@ import Foundation
 import TacitServer
 
 /// Provider settings, from `TACIT_*` variables or the config file (a variable wins):
-/// `TACIT_ROUTE_<CHANNEL>[_<CC>]` and each provider's `TACIT_<PROVIDER>_*` names, kept
+/// `TACIT_ROUTE_<CHANNEL>[_<CC>]`, the `TACIT_PROVIDER_BREAKER_*` pair and each provider's `TACIT_<PROVIDER>_*` names, kept
 /// as given. They are checked when the providers are built, before the server listens.
 extension ServerSettings {
     static func applyProviders(to configuration: inout ServerConfiguration, environment: [String: String], file: [String: String]) {
@@ -17,7 +17,9 @@ extension ServerSettings {
           TACIT_VONAGE_API_KEY, TACIT_VONAGE_API_SECRET, TACIT_VONAGE_FROM (SMS),
           TACIT_VONAGE_REST_URL (default https://rest.nexmo.com);
           TACIT_ROUTE_SMS, TACIT_ROUTE_VOICE, TACIT_ROUTE_WHATSAPP (providers in failover order,
-          e.g. twilio,vonage), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB).
+          e.g. twilio,vonage), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB);
+          TACIT_PROVIDER_BREAKER_FAILURES (transient failures in a row that open a provider's
+          circuit, default 5), TACIT_PROVIDER_BREAKER_COOLDOWN_SECONDS (before a trial send, default 30).
           Status callbacks go to TACIT_PUBLIC_URL/v1/callbacks/twilio and /v1/callbacks/vonage.
         """
 }

@@ -1,12 +1,12 @@
 import Foundation
 
-/// The raw provider settings `tacit serve` was given: every `TACIT_ROUTE_*` and
+/// The raw provider settings `tacit serve` was given: every `TACIT_ROUTE_*`, `TACIT_PROVIDER_*` and
 /// `TACIT_<PROVIDER>_*` value by its variable name, from the environment or the config
 /// file. Each provider target reads its own names from here, so a new provider needs
 /// no new field in the server's configuration.
 public struct ProviderSettings: Sendable, Equatable {
     /// Prefixes of the variables kept here.
-    public static let prefixes = ["TACIT_ROUTE_", "TACIT_TWILIO_", "TACIT_VONAGE_", "TACIT_SMPP_", "TACIT_TRUID_", "TACIT_CAMARA_"]
+    public static let prefixes = ["TACIT_ROUTE_", "TACIT_PROVIDER_", "TACIT_TWILIO_", "TACIT_VONAGE_", "TACIT_SMPP_", "TACIT_TRUID_", "TACIT_CAMARA_"]
 
     public var values: [String: String]
 

@@ -28,7 +28,9 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+from fake_http import FakeHandler
 
 API_VERSION = "2010-04-01"
 
@@ -110,45 +112,16 @@ class Fake:
         return body
 
 
-class Handler(BaseHTTPRequestHandler):
-    fake: Fake = None
-    protocol_version = "HTTP/1.1"
+class Handler(FakeHandler):
+    content_type = "application/json; charset=utf-8"
+    not_found = error_body(404, 20404, "The requested resource was not found")
 
-    def log_message(self, *args):
-        pass
-
-    def answer(self, status, body):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def read_body(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
-
-    def do_GET(self):
-        if self.path == "/_fake/requests":
-            with self.fake.lock:
-                return self.answer(200, list(self.fake.requests))
-        self.answer(404, error_body(404, 20404, "The requested resource was not found"))
-
-    def do_POST(self):
-        raw = self.read_body()
-        if self.path.startswith("/_fake/"):
-            return self.control(self.path[len("/_fake/"):], json.loads(raw or b"{}"))
+    def api(self, raw):
         parts = self.path.split("?")[0].strip("/").split("/")
         if len(parts) != 4 or parts[0] != API_VERSION or parts[1] != "Accounts" or parts[3] not in ("Messages.json", "Calls.json"):
-            return self.answer(404, error_body(404, 20404, "The requested resource was not found"))
+            return self.answer(404, self.not_found)
         kind = parts[3][:-len(".json")]
-        form = dict(urllib.parse.parse_qsl(raw.decode(), keep_blank_values=True))
-        with self.fake.lock:
-            self.fake.requests.append({
-                "method": "POST", "path": self.path, "headers": {k.lower(): v for k, v in self.headers.items()},
-                "form": form, "raw": raw.decode(),
-            })
+        form = self.record(raw)
         status, body = self.create(parts[2], kind, form)
         self.answer(status, body)
 
@@ -185,18 +158,6 @@ class Handler(BaseHTTPRequestHandler):
             if "Twiml" not in form and "Url" not in form and "ApplicationSid" not in form:
                 return 21205, "Url parameter is required"
         return None
-
-    def control(self, action, body):
-        if action == "reset":
-            self.fake.reset()
-            return self.answer(200, {})
-        if action == "fail":
-            with self.fake.lock:
-                self.fake.failures.append(dict(body))
-            return self.answer(200, {})
-        if action == "callback":
-            return self.answer(200, self.callback(body))
-        self.answer(404, {})
 
     def callback(self, body):
         """Sends the status callback Twilio would, signed with the auth token (or, with

@@ -34,7 +34,9 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
+
+from fake_http import FakeHandler
 
 # The SMS API's refusals (x-errors in the OpenAPI description) by status code.
 ERROR_TEXT = {
@@ -126,48 +128,14 @@ class Fake:
         return receipt
 
 
-class Handler(BaseHTTPRequestHandler):
-    fake: Fake = None
-    protocol_version = "HTTP/1.1"
+class Handler(FakeHandler):
+    not_found = {"type": "about:blank", "title": "Not Found"}
+    listings = ("requests", "messages", "receipts")
 
-    def log_message(self, *args):
-        pass
-
-    def answer(self, status, body):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def read_body(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
-
-    def do_GET(self):
-        if self.path == "/_fake/receipts":
-            with self.fake.lock:
-                return self.answer(200, list(self.fake.receipts))
-        if self.path == "/_fake/requests":
-            with self.fake.lock:
-                return self.answer(200, list(self.fake.requests))
-        if self.path == "/_fake/messages":
-            with self.fake.lock:
-                return self.answer(200, list(self.fake.messages))
-        self.answer(404, {"type": "about:blank", "title": "Not Found"})
-
-    def do_POST(self):
-        raw = self.read_body()
-        if self.path.startswith("/_fake/"):
-            return self.control(self.path[len("/_fake/"):], json.loads(raw or b"{}"))
+    def api(self, raw):
         if self.path.split("?")[0] != "/sms/json":
-            return self.answer(404, {"type": "about:blank", "title": "Not Found"})
-        form = dict(urllib.parse.parse_qsl(raw.decode(), keep_blank_values=True))
-        with self.fake.lock:
-            self.fake.requests.append({"method": "POST", "path": self.path, "form": form, "raw": raw.decode(),
-                                       "headers": {k.lower(): v for k, v in self.headers.items()}})
-        status, body = self.send_sms(form)
+            return self.answer(404, self.not_found)
+        status, body = self.send_sms(self.record(raw))
         self.answer(status, body)
 
     def authorised(self, form):
@@ -194,18 +162,6 @@ class Handler(BaseHTTPRequestHandler):
         if len(form.get("callback", "")) > 100 or len(form.get("client-ref", "")) > 100:
             return 200, refusal("3")
         return 200, self.fake.accept(form)
-
-    def control(self, action, body):
-        if action == "reset":
-            self.fake.reset()
-            return self.answer(200, {})
-        if action == "fail":
-            with self.fake.lock:
-                self.fake.failures.append(dict(body))
-            return self.answer(200, {})
-        if action == "callback":
-            return self.answer(200, self.callback(body))
-        self.answer(404, {})
 
     def callback(self, body):
         """Sends the message's SMS API delivery receipt as Vonage does with signed webhooks

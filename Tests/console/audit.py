@@ -30,9 +30,14 @@ def run_axe(driver, full=True):
     if not driver.execute_script("return typeof window.axe === 'object'"):
         driver.execute_script(AXE_SCRIPT.read_text(encoding="utf8"))
     options = {} if full else {"resultTypes": ["violations"]}
+    # A row that has just arrived is still fading in, and axe would measure its colours
+    # half-way; the page is judged as it stands once every finite animation has ended
+    # (the pulse of the active step repeats forever and is left running).
     return driver.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "axe.run(document, arguments[0]).then(done, (e) => done({error: String(e)}));", options)
+        "const finite = document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);"
+        "Promise.all(finite.map((a) => a.finished.catch(() => null)))"
+        ".then(() => axe.run(document, arguments[0])).then(done, (e) => done({error: String(e)}));", options)
 
 
 def audit(page, screen):

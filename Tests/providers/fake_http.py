@@ -5,8 +5,41 @@ drive (`GET /_fake/<listing>` for what the fake kept, `POST /_fake/reset`, `/_fa
 listings and its API route; its fake object holds `lock`, `requests`, `failures` and
 `reset()`."""
 import json
+import threading
 import urllib.parse
 from http.server import BaseHTTPRequestHandler
+
+
+class FakeState:
+    """What a fake keeps between requests, under one lock: every API request, the failures
+    the tests queued, and whatever else the provider's fake names in `kept` (name → list
+    or dict), all emptied by `reset()`."""
+    kept = {}
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.requests = []
+        self.failures = []
+        for name, make in self.kept.items():
+            setattr(self, name, make())
+
+    def reset(self):
+        with self.lock:
+            self.requests.clear()
+            self.failures.clear()
+            for name in self.kept:
+                getattr(self, name).clear()
+
+    def next_failure(self, resource=None):
+        """The oldest queued failure for `resource` (or for any), spent once."""
+        with self.lock:
+            for failure in self.failures:
+                if failure.get("resource") in (None, resource) and failure.get("times", 1) > 0:
+                    failure["times"] = failure.get("times", 1) - 1
+                    if failure["times"] == 0:
+                        self.failures.remove(failure)
+                    return failure
+        return None
 
 
 class FakeHandler(BaseHTTPRequestHandler):

@@ -24,13 +24,12 @@ import hmac
 import json
 import secrets
 import sys
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
 from http.server import ThreadingHTTPServer
 
-from fake_http import FakeHandler
+from fake_http import FakeHandler, FakeState
 
 API_VERSION = "2010-04-01"
 
@@ -56,30 +55,13 @@ def signature(auth_token, url, params):
     return base64.b64encode(digest).decode()
 
 
-class Fake:
+class Fake(FakeState):
+    kept = {"resources": dict}
+
     def __init__(self, account_sid, auth_token):
+        super().__init__()
         self.account_sid = account_sid
         self.auth_token = auth_token
-        self.lock = threading.Lock()
-        self.requests = []
-        self.failures = []
-        self.resources = {}
-
-    def reset(self):
-        with self.lock:
-            self.requests.clear()
-            self.failures.clear()
-            self.resources.clear()
-
-    def next_failure(self, resource):
-        with self.lock:
-            for failure in self.failures:
-                if failure.get("resource") in (None, resource) and failure.get("times", 1) > 0:
-                    failure["times"] = failure.get("times", 1) - 1
-                    if failure["times"] == 0:
-                        self.failures.remove(failure)
-                    return failure
-        return None
 
     def resource(self, kind, form):
         now = email.utils.formatdate(usegmt=True)

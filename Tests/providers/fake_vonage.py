@@ -36,7 +36,7 @@ import urllib.parse
 import urllib.request
 from http.server import ThreadingHTTPServer
 
-from fake_http import FakeHandler
+from fake_http import FakeHandler, FakeState
 
 # The SMS API's refusals (x-errors in the OpenAPI description) by status code.
 ERROR_TEXT = {
@@ -73,34 +73,15 @@ def refusal(status):
     return envelope({"status": status, "error-text": ERROR_TEXT.get(status, "Error")})
 
 
-class Fake:
+class Fake(FakeState):
+    kept = {"receipts": list, "messages": dict}
+
     def __init__(self, api_key, api_secret, signature_secret, signature_method="md5hash"):
+        super().__init__()
         self.api_key = api_key
         self.api_secret = api_secret
         self.signature_secret = signature_secret
         self.signature_method = signature_method
-        self.lock = threading.Lock()
-        self.requests = []
-        self.receipts = []
-        self.failures = []
-        self.messages = {}
-
-    def reset(self):
-        with self.lock:
-            self.requests.clear()
-            self.receipts.clear()
-            self.failures.clear()
-            self.messages.clear()
-
-    def next_failure(self):
-        with self.lock:
-            if not self.failures:
-                return None
-            failure = self.failures[0]
-            failure["times"] = failure.get("times", 1) - 1
-            if failure["times"] <= 0:
-                self.failures.pop(0)
-            return failure
 
     def accept(self, form):
         # Vonage's ids are upper-case hexadecimal strings of 16 or more characters, shaped

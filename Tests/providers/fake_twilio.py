@@ -24,6 +24,7 @@ import hmac
 import json
 import secrets
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -96,6 +97,8 @@ class Fake(FakeState):
 
 class Handler(FakeHandler):
     content_type = "application/json; charset=utf-8"
+    # How long Messages.json and Calls.json take to answer: the benchmarks measure a slow provider.
+    answer_delay = 0.0
     not_found = error_body(404, 20404, "The requested resource was not found")
 
     def api(self, raw):
@@ -104,6 +107,8 @@ class Handler(FakeHandler):
             return self.answer(404, self.not_found)
         kind = parts[3][:-len(".json")]
         form = self.record(raw)
+        if self.answer_delay:
+            time.sleep(self.answer_delay)
         status, body = self.create(parts[2], kind, form)
         self.answer(status, body)
 
@@ -176,8 +181,13 @@ def main():
     parser.add_argument("--account-sid", required=True)
     parser.add_argument("--auth-token", required=True)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--delay-ms", type=int, default=0, help="answer every send this much later")
     args = parser.parse_args()
     Handler.fake = Fake(args.account_sid, args.auth_token)
+    Handler.answer_delay = args.delay_ms / 1000
+    # Under load Tacit opens many connections at once; the default backlog of 5 would refuse some.
+    ThreadingHTTPServer.request_queue_size = 256
+    ThreadingHTTPServer.daemon_threads = True
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
     try:

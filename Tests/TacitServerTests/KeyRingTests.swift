@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TacitCore
 import TacitCrypto
 @testable import TacitServer
 import TacitStore
@@ -39,6 +40,22 @@ struct KeyRingTests {
         #expect(try !after.codeMatches(code, code: "123457", verificationId: "vf_a", step: 1))
         #expect(try after.tokenHashes("ct_x").contains(try before.tokenHash("ct_x")))
         #expect(try after.tokenHash("ct_x") != before.tokenHash("ct_x"))
+    }
+
+    @Test("device text holding a code hashed before a rotation is still scrubbed of it")
+    func scrubAfterRotation() throws {
+        let before = Self.secrets(Self.old), after = Self.secrets(Self.new, Self.old)
+        let now = Date(timeIntervalSince1970: 1_700_000_000)
+        let draft = Verification(id: "vf_rotated", phoneNumber: "+99012345687", options: VerificationOptions(workflow: [.sms]),
+                                 clientTokenHash: [7], createdAt: now)
+        var machine = WorkflowMachine(draft, now: now)
+        _ = try machine.handle(.start(simSwapped: nil))
+        let step = try #require(machine.verification.currentStep)
+        _ = try machine.handle(.codeIssued(step: step, hash: try before.codeHash("616420", verificationId: draft.id, step: step)))
+        let issued = IssuedSecrets(machine.verification, clientToken: "ct_x", secrets: after)
+        #expect(issued.isCode("616420"))
+        #expect(!issued.isCode("616421"))
+        #expect(!Redactor.scrub("my code is 6-1-6-4-2-0", issued: issued).contains("6-1-6-4-2-0"))
     }
 
     @Test("TACIT_OLD_SECRETS opens what an earlier TACIT_SECRET sealed, and a production start with it is not refused")

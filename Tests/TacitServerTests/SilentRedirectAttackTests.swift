@@ -15,6 +15,9 @@ struct SilentRedirectAttackTests {
             let started = try await harness.start("+99012345670").body
             let id = started["request_id"] as! String
             let opened = try await harness.fetch(started["check_url"] as! String, over: SilentCalls.wifi)
+            // He opened the check URL himself, so the device cookie is his: only the gateway's
+            // fixed target keeps the verdict from him.
+            let cookie = SilentCalls.cookie(opened)
             let gateway = try #require(opened.header("location"))
             let rewritten = Self.replacing("redirect_uri", with: Self.attacker, in: gateway)
             let victim = try await harness.fetch(rewritten, over: SilentCalls.cellular)
@@ -22,7 +25,8 @@ struct SilentRedirectAttackTests {
             #expect(SilentCalls.json(victim.body)["type"] as? String == "invalid-redirect-uri")
             #expect(victim.header("location") == nil)
             if let stolen = victim.header("location"), let query = URLComponents(string: stolen)?.query {
-                let answer = try await harness.fetch(harness.base.absoluteString + "/v1/silent/callback?" + query, over: SilentCalls.wifi)
+                let answer = try await harness.fetch(harness.base.absoluteString + "/v1/silent/callback?" + query,
+                                                     over: SilentCalls.wifi, cookie: cookie)
                 if let code = SilentCalls.json(answer.body)["code"] as? String { _ = try await harness.check(id, code: code) }
             }
             #expect(try await harness.state(id)["status"] as? String == "pending")

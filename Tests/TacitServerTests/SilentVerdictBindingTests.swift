@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TacitKit
 import TacitOperator
@@ -101,6 +102,25 @@ struct SilentVerdictBindingTests {
                 #expect(SilentCalls.json(answer.body)["type"] as? String == "operator-answer-invalid")
             }
             for started in [a, b] { #expect(try await harness.steps(started["request_id"] as! String) == ["active", "unused", "unused"]) }
+        }
+    }
+
+    @Test("a callback without the device's cookie is refused before the reader is asked, so a provider's single-use code stays for the device")
+    func readerNotAsked() async throws {
+        let reader = ProviderSeamTests.CodeRedeemingReader(expectedNumber: "+99012345670")
+        try await SilentCalls.test(configure: { _, dependencies in
+            dependencies.silentAuth = ProviderSeamTests.AuthorizingProvider()
+            dependencies.silentVerdicts = reader
+        }) { harness in
+            let started = try await harness.start("+99012345670").body
+            let callback = try await ProviderSeamTests.callbackURL(harness, started: started, code: "auth_code_1")
+            let stranger = try await harness.fetch(callback.url, over: SilentCalls.cellular)
+            #expect(stranger.status == 403)
+            #expect(SilentCalls.json(stranger.body)["type"] as? String == "silent-device-mismatch")
+            #expect(reader.unspent.withLock { $0 } == ["auth_code_1"])
+            let own = try await harness.fetch(callback.url, over: SilentCalls.cellular, cookie: callback.cookie)
+            #expect(own.status == 200)
+            #expect(reader.unspent.withLock { $0 }.isEmpty)
         }
     }
 

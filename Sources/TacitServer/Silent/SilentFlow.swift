@@ -47,16 +47,21 @@ struct SilentFlow: Sendable {
 
     /// `GET /v1/silent/callback?…&state=…`: the provider's verdict, as its reader finds
     /// it in the query. A match yields `{"request_id", "code"}` for the device to submit.
-    /// A verdict that is not the provider's, is about another check, or arrives without
-    /// the cookie of the device that opened the check URL is refused and changes nothing:
-    /// these checks are the flow's own, whatever reader judged the provider's answer.
+    /// The flow's own bindings come first, whatever reader judges the provider's answer:
+    /// the check named by `state` must be active and opened, and the request must carry
+    /// the cookie of the device that opened it, before the reader is asked (so a stranger
+    /// can't make a reader spend a single-use provider code); then the verdict must be
+    /// the provider's, about that check's session. Each refusal changes nothing.
     func callback(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let verdict = await verdicts.verdict(for: callbackRequest(request)),
-              verdict.state == request.query["state"] else { throw APIProblem.operatorAnswerInvalid }
-        let check = try checkToken(verdict.state)
-        if let session = verdict.session, check.operatorSession != session { throw APIProblem.operatorAnswerInvalid }
-        guard try await isActive(check) else { throw APIProblem.checkURLInactive }
+        let check = try checkToken(request.query["state"])
+        switch try await standing(check) {
+        case .inactive: throw APIProblem.checkURLInactive
+        case .unopened: throw APIProblem.operatorAnswerInvalid
+        case .opened: break
+        }
         guard keys.binding.isPresent(in: request.header("cookie"), for: check) else { throw APIProblem.silentDeviceMismatch }
+        guard let verdict = await verdicts.verdict(for: callbackRequest(request)), verdict.state == request.query["state"],
+              verdict.session.map({ $0 == check.operatorSession }) ?? true else { throw APIProblem.operatorAnswerInvalid }
         let now = runner.clock.now()
         if verdict.expires.map({ $0 <= now }) == true || check.expiresAt <= now {
             try await fail(check, .expired, events: [SilentNotes.answerLate])
@@ -126,11 +131,15 @@ struct SilentFlow: Sendable {
         }
     }
 
-    /// Whether the check's step is still the active silent step: read before anything
-    /// else is judged, so an answer for a finished step says so and touches nothing.
-    private func isActive(_ check: CheckToken) async throws -> Bool {
-        guard let verification = try await runner.store.verification(id: check.verificationId) else { throw APIProblem.checkURLInvalid }
-        return verification.isSilentStepActive(check.step)
+    private enum Standing { case inactive, unopened, opened }
+
+    /// Where the check's step stands, read before anything else is judged: an answer for
+    /// a finished step says so, and one for a check URL never opened through Tacit
+    /// belongs to no device's flow. Neither touches anything.
+    private func standing(_ check: CheckToken) async throws -> Standing {
+        guard let v = try await runner.store.verification(id: check.verificationId) else { throw APIProblem.checkURLInvalid }
+        guard v.isSilentStepActive(check.step) else { return .inactive }
+        return v.codeStep == check.step && v.codeHash != nil ? .opened : .unopened
     }
 
     private func checkToken(_ text: String?) throws -> CheckToken {

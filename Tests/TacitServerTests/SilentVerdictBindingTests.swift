@@ -124,6 +124,26 @@ struct SilentVerdictBindingTests {
         }
     }
 
+    @Test("the device cookie's value never reaches the timeline or the database file")
+    func cookieNotKept() async throws {
+        try await SilentCalls.test { harness in
+            let started = try await harness.start("+99012345670").body
+            let id = started["request_id"] as! String
+            let (callback, cookie) = try await Self.verdict(harness, started)
+            let own = try await harness.fetch(callback, over: SilentCalls.cellular, cookie: cookie)
+            let code = try #require(SilentCalls.json(own.body)["code"] as? String)
+            #expect(try await harness.check(id, code: code).status == 200)
+            let value = try #require(cookie.split(separator: "=", maxSplits: 1).last.map(String.init))
+            let events = try await harness.client.send("GET", "/v1/verifications/\(id)/events?after=0").body
+            #expect(events.count > 0)
+            #expect(events.range(of: Data(value.utf8)) == nil)
+            var stored = Data()
+            for suffix in ["", "-wal"] { stored += (try? Data(contentsOf: URL(fileURLWithPath: harness.databasePath + suffix))) ?? Data() }
+            #expect(stored.count > 0)
+            #expect(stored.range(of: Data(value.utf8)) == nil)
+        }
+    }
+
     @Test("the check URL's redirect sets an HttpOnly, SameSite=Lax cookie only the callback sees, ending with the check, and no cache keeps it")
     func cookieShape() async throws {
         try await SilentCalls.test { harness in

@@ -3,6 +3,9 @@ import Foundation
 /// The port the engine drives for silent authentication. The virtual operator is the
 /// first implementation; real ones (Vonage, tru.ID, CAMARA operators) fit behind it.
 public protocol SilentAuthProvider: Sendable {
+    /// The provider's name on the timeline (`virtual_operator`, `vonage`, `truid`, `camara`).
+    var providerName: String { get }
+
     /// Checks coverage and, when covered, issues a check the device must open over
     /// its cellular path. Operator hops it saw go on the timeline as `events`.
     func begin(_ request: SilentCheckRequest) async -> SilentBeginResult
@@ -16,12 +19,19 @@ public struct SilentCheckRequest: Sendable, Equatable {
     public var phoneNumber: String
     /// The check is worthless after this (the silent step's deadline).
     public var expiresAt: Date
+    /// Where the provider must send the device back with its verdict: Tacit's own
+    /// callback, fixed here, when the check starts, and never taken from the link the
+    /// device carries. A provider keeps it with the check it issues and redirects only
+    /// there (as an OAuth server redirects only to a registered `redirect_uri`); nil when
+    /// the device ends at the provider instead and no verdict travels through it.
+    public var callbackURL: String?
 
-    public init(verificationId: String, step: Int, phoneNumber: String, expiresAt: Date) {
+    public init(verificationId: String, step: Int, phoneNumber: String, expiresAt: Date, callbackURL: String? = nil) {
         self.verificationId = verificationId
         self.step = step
         self.phoneNumber = phoneNumber
         self.expiresAt = expiresAt
+        self.callbackURL = callbackURL
     }
 }
 
@@ -30,6 +40,10 @@ public enum SilentBeginResult: Sendable, Equatable {
     case issued(checkURL: String, events: [EventDraft])
     /// The step can't run: no coverage, carrier error, or no provider at all.
     case failed(SilentFailure, events: [EventDraft])
+}
+
+extension SilentAuthProvider {
+    public var providerName: String { "silent_auth" }
 }
 
 /// Used when no silent-auth provider is configured: every silent step fails over at once.

@@ -7,6 +7,9 @@ import TacitCrypto
 final class GatewaySessions: Sendable {
     struct Session: Sendable {
         var number: String
+        /// The only place the gateway sends this session's verdict: the callback the
+        /// caller registered when it opened the check, never one the link names later.
+        var redirectURI: String?
         var expiresAt: Date
         var used = false
     }
@@ -30,17 +33,24 @@ final class GatewaySessions: Sendable {
     /// left (at least this many), so a map of many live sessions isn't scanned on every insert.
     static let firstSweep = 1024
 
-    /// Opens a session for `number` and returns its id (128 random bits).
-    func open(number: String, expiresAt: Date, now: Date) -> String {
+    /// Opens a session for `number` whose verdict may go only to `redirectURI`, and
+    /// returns its id (128 random bits).
+    func open(number: String, redirectURI: String? = nil, expiresAt: Date, now: Date) -> String {
         let id = Base64.urlEncode(SecureRandom.bytes(16))
         state.withLock { state in
             if state.all.count >= state.sweepAt {
                 state.all = state.all.filter { $0.value.expiresAt > now }
                 state.sweepAt = max(Self.firstSweep, 2 * state.all.count)
             }
-            state.all[id] = Session(number: number, expiresAt: expiresAt)
+            state.all[id] = Session(number: number, redirectURI: redirectURI, expiresAt: expiresAt)
         }
         return id
+    }
+
+    /// The callback registered for a session, without claiming it: the gateway checks
+    /// the link's `redirect_uri` against it before it spends the session on anything.
+    func peek(_ id: String) -> Session? {
+        state.withLock { $0.all[id] }
     }
 
     /// Marks the session used; says whether this was its first, timely use.

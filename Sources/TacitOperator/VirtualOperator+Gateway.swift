@@ -4,14 +4,17 @@ import TacitHTTP
 extension VirtualOperator {
     /// The cellular gateway: `GET /operator/gateway/{session}?redirect_uri=…&state=…`.
     /// It sees the device's source address, claims the single-use session, and sends
-    /// the device back to `redirect_uri` with a signed verdict. A `…97` number gets no
-    /// verdict at all: the carrier never answers, so the caller's own timer decides.
+    /// the device back with a signed verdict to the callback registered when the
+    /// session opened, and nowhere else. A `…97` number gets no verdict at all: the
+    /// carrier never answers, so the caller's own timer decides.
     func gateway(_ request: HTTPRequest) async -> HTTPResponse {
         await hop()
-        guard let session = request.pathParameters["session"], !session.isEmpty else { return Self.unknownSession }
-        guard let redirect = request.query["redirect_uri"], QueryString.isAbsoluteHTTP(redirect) else {
-            return .problem(status: 400, type: "invalid-redirect-uri", title: "Invalid redirect_uri",
-                            detail: "The gateway needs an absolute http(s) redirect_uri to send its answer to.")
+        guard let session = request.pathParameters["session"], !session.isEmpty,
+              let registered = sessions.peek(session) else { return Self.unknownSession }
+        // Checked before the session is claimed: a rewritten link spends nothing, so the
+        // device that was sent the real one can still use it.
+        guard let redirect = Self.redirect(request.query["redirect_uri"], registered: registered.redirectURI) else {
+            return Self.invalidRedirect
         }
         let now = clock.now()
         let result: OperatorAnswer.Result
@@ -37,7 +40,21 @@ extension VirtualOperator {
         return .redirect(location: QueryString.appending(answer.queryItems(key: configuration.signingKey), to: redirect))
     }
 
+    /// Where the verdict may go: the registered callback, when the link names exactly it
+    /// or names none (RFC 6749 §3.1.2.3 compares redirect URIs as strings, and so does this).
+    /// nil for any other target, and for a session opened with no callback at all.
+    static func redirect(_ given: String?, registered: String?) -> String? {
+        guard let registered, QueryString.isAbsoluteHTTP(registered) else { return nil }
+        guard let given else { return registered }
+        return given == registered ? registered : nil
+    }
+
     static let unknownSession = HTTPResponse.problem(
         status: 404, type: "unknown-check", title: "Unknown check",
         detail: "The operator has no check with this id; it may belong to another network.")
+
+    /// Not a redirect: an answer sent to an unregistered target is the attack itself.
+    static let invalidRedirect = HTTPResponse.problem(
+        status: 400, type: "invalid-redirect-uri", title: "Invalid redirect_uri",
+        detail: "The gateway sends its answer only to the callback registered for this check; this link names another.")
 }

@@ -24,8 +24,11 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
         set { base.withLock { $0 = newValue.hasSuffix("/") ? String(newValue.dropLast()) : newValue } }
     }
 
+    public var providerName: String { OperatorNotes.provider }
+
     /// Checks coverage and, when the number is covered, opens a single-use gateway
-    /// session that ends with the silent step. The URL's last path segment is the session id.
+    /// session that ends with the silent step and answers only to the request's
+    /// callback. The URL's last path segment is the session id.
     public func begin(_ request: SilentCheckRequest) async -> SilentBeginResult {
         await hop()
         let number = request.phoneNumber
@@ -35,7 +38,7 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
         case .carrierError?:
             return .failed(.carrierError, events: [OperatorNotes.carrierError(number)])
         default:
-            let session = sessions.open(number: number, expiresAt: request.expiresAt, now: clock.now())
+            let session = sessions.open(number: number, redirectURI: request.callbackURL, expiresAt: request.expiresAt, now: clock.now())
             return .issued(checkURL: baseURL + "/operator/gateway/" + session, events: [OperatorNotes.coverage(number, covered: true)])
         }
     }

@@ -127,7 +127,7 @@ struct OperatorCamaraTests {
 
     @Test("the gateway refuses a redirect_uri that is not an absolute http(s) URL, and keeps the caller's own query")
     func gatewayRedirectURI() async throws {
-        try await Self.withGatewayURL { url in
+        try await Self.withGatewayURL(callback: "http://127.0.0.1/cb?app=1#top") { url in
             for bad in ["", "%2Fcb", "ftp%3A%2F%2Fh%2Fcb", "http%3A%2F%2F", "javascript%3Aalert(1)"] {
                 let response = try await Self.cellular.send(CellularRequest(url: URL(string: url + "?redirect_uri=\(bad)&state=s")!))
                 #expect(response.status == 400, "\(bad)")
@@ -141,13 +141,15 @@ struct OperatorCamaraTests {
         }
     }
 
-    /// Runs `body` with the gateway URL of a fresh check for `+99012345670` on an operator of its own.
-    static func withGatewayURL(_ body: (String) async throws -> Void) async throws {
+    /// Runs `body` with the gateway URL of a fresh check for `+99012345670` on an operator
+    /// of its own, registered with `callback` as the only place its verdict may go.
+    static func withGatewayURL(callback: String? = "http://127.0.0.1/cb", _ body: (String) async throws -> Void) async throws {
         let clock = ManualClock()
         let network = VirtualOperator(clock: clock)
         let server = OperatorServer(network: network)
         try server.start()
-        let request = SilentCheckRequest(verificationId: "v", step: 0, phoneNumber: "+99012345670", expiresAt: clock.now().addingTimeInterval(60))
+        let request = SilentCheckRequest(verificationId: "v", step: 0, phoneNumber: "+99012345670",
+                                         expiresAt: clock.now().addingTimeInterval(60), callbackURL: callback)
         guard case .issued(let url, _) = await network.begin(request) else {
             Issue.record("not issued")
             await server.shutdown()

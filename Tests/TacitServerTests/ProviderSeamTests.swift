@@ -34,15 +34,16 @@ struct ProviderSeamTests {
         }
     }
 
-    /// Opens the check URL and returns the callback URL carrying the check's `state` and `code`.
-    static func callbackURL(_ harness: SilentCalls, started: [String: Any], code: String) async throws -> String {
+    /// Opens the check URL and returns the callback URL carrying the check's `state` and
+    /// `code`, with the cookie the opening set on the device.
+    static func callbackURL(_ harness: SilentCalls, started: [String: Any], code: String) async throws -> (url: String, cookie: String?) {
         let hop = try await harness.fetch(started["check_url"] as! String, over: SilentCalls.cellular)
         let location = try #require(hop.header("location"))
         let gateway = try #require(URLComponents(string: location))
         let state = try #require(gateway.queryItems?.first { $0.name == "state" }?.value)
         var callback = URLComponents(string: harness.base.absoluteString + "/v1/silent/callback")!
         callback.queryItems = [URLQueryItem(name: "code", value: code), URLQueryItem(name: "state", value: state)]
-        return callback.string!
+        return (callback.string!, SilentCalls.cookie(hop))
     }
 
     /// Starts a verification on a server whose callbacks the code-redeeming reader judges,
@@ -54,8 +55,8 @@ struct ProviderSeamTests {
             dependencies.silentVerdicts = CodeRedeemingReader(expectedNumber: "+99012345670")
         }) { harness in
             let started = try await harness.start("+99012345670").body
-            let answer = try await harness.fetch(try await callbackURL(harness, started: started, code: callbackCode),
-                                                 over: SilentCalls.cellular)
+            let callback = try await callbackURL(harness, started: started, code: callbackCode)
+            let answer = try await harness.fetch(callback.url, over: SilentCalls.cellular, cookie: callback.cookie)
             try await body(harness, started, answer)
         }
     }

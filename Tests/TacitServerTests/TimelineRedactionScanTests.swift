@@ -145,8 +145,10 @@ struct TimelineRedactionScanTests {
         let cellular = SocketCellularTransport(sourceAddress: "127.0.0.2")
         var next = URL(string: checkURL)!
         var answer: CellularResponse?
+        var cookie: [String: String] = [:]
         for _ in 0..<10 {
-            let response = try await cellular.send(CellularRequest(url: next))
+            let response = try await cellular.send(CellularRequest(url: next, headers: cookie))
+            if let set = response.header("set-cookie")?.split(separator: ";").first { cookie = ["Cookie": String(set)] }
             guard (300..<400).contains(response.status), let location = response.header("location") else { answer = response; break }
             next = URL(string: location, relativeTo: next)!.absoluteURL
         }

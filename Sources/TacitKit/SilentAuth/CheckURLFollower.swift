@@ -23,12 +23,14 @@ struct CheckURLFollower: Sendable {
         await api.post(DeviceEvent(name: "check_url_opened", note: "The device opened the check URL over the cellular path."))
         var url = checkURL
         var visited: Set<String> = [checkURL.absoluteString]
+        var cookies = CarrierCookies()
         for hop in 0...options.maxRedirects {
             let response: CellularResponse
-            switch await fetch(url) {
+            switch await fetch(url, cookie: cookies.header(for: url)) {
             case .stopped(let result): return .stopped(result)
             case .fetched(let answer): response = answer
             }
+            cookies.store(from: response, for: url)
             guard (300..<400).contains(response.status) else { return await finish(response, expecting: requestId) }
             guard hop < options.maxRedirects,
                   let location = response.header("Location"),
@@ -45,11 +47,14 @@ struct CheckURLFollower: Sendable {
 
     private enum Fetch { case fetched(CellularResponse), stopped(SilentAuthResult) }
 
-    private func fetch(_ url: URL) async -> Fetch {
+    /// One hop, carrying the chain's cookies: Tacit's callback accepts the operator's
+    /// answer only with the cookie it set on the device that opened the check URL.
+    private func fetch(_ url: URL, cookie: String?) async -> Fetch {
         let remaining = ContinuousClock.now.duration(to: deadline)
         guard remaining > .zero else { return .stopped(Self.timeout) }
+        let headers = cookie.map { ["Cookie": $0] } ?? [:]
         do {
-            return .fetched(try await transport.send(CellularRequest(url: url, timeout: min(options.hopTimeout, remaining))))
+            return .fetched(try await transport.send(CellularRequest(url: url, headers: headers, timeout: min(options.hopTimeout, remaining))))
         } catch {
             if Task.isCancelled || (error as? CellularTransportError)?.code == .cancelled { return .stopped(.failed(reason: .cancelled)) }
             if (error as? CellularTransportError)?.code == .timeout { return .stopped(Self.timeout) }

@@ -12,6 +12,10 @@ public struct URLSessionTransport: CellularTransport {
     public init() {
         let config = URLSessionConfiguration.ephemeral
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // The silent flow carries its chain's cookies itself, hop by hop, as it follows
+        // the redirects itself; a cookie store of the session's own would add a second copy.
+        config.httpShouldSetCookies = false
+        config.httpCookieAcceptPolicy = .never
         session = URLSession(configuration: config, delegate: RedirectRefuser(), delegateQueue: nil)
     }
 

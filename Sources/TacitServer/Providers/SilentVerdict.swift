@@ -22,8 +22,9 @@ public struct SilentVerdict: Sendable, Equatable {
     /// as the provider returned it.
     public var state: String
     /// The provider session the verdict is about, compared with the one the check was
-    /// issued for. nil only when the provider binds its answer to `state` itself (an
-    /// authorization code that is redeemed once, for this state).
+    /// issued for; a verdict about another session is refused and changes nothing. nil
+    /// only when the provider binds its answer to `state` itself (an authorization code
+    /// that is redeemed once, server to server, for this state and redirect URI).
     public var session: String?
     /// When the verdict stops counting, when the provider says.
     public var expires: Date?
@@ -33,5 +34,28 @@ public struct SilentVerdict: Sendable, Equatable {
         self.state = state
         self.session = session
         self.expires = expires
+    }
+}
+
+extension SilentVerdict.Result {
+    /// The result's name on the timeline.
+    public var wireName: String {
+        switch self {
+        case .match: "match"
+        case .noMatch: "no_match"
+        case .notCellular: "not_cellular"
+        case .replayed: "replayed"
+        case .expired: "expired"
+        }
+    }
+
+    var spoken: String {
+        switch self {
+        case .match: "the SIM in the device holds this number"
+        case .noMatch: "the SIM in the device holds another number"
+        case .notCellular: "the device did not come over the mobile data network"
+        case .replayed: "its check had been used before"
+        case .expired: "its check had expired"
+        }
     }
 }

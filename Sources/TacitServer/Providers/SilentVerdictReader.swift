@@ -14,11 +14,19 @@ public struct SilentCallback: Sendable {
     }
 }
 
-/// The port that turns a silent callback into a verdict. The virtual operator's
-/// reader checks its signed answer; a CAMARA reader would redeem the authorization
-/// `code` at the operator's token endpoint and ask Number Verification; a provider
-/// with its own verdict (Vonage, tru.ID) would ask its API. Outbound calls go through
-/// ``OutboundHTTPClient``.
+/// The port that turns a silent callback into a verdict, for providers whose device
+/// ends at Tacit. The virtual operator's reader checks its signed answer; a CAMARA
+/// reader redeems the authorization `code` at the operator's token endpoint, server to
+/// server, and asks Number Verification. Providers whose device ends at the provider
+/// (Vonage, tru.ID, Twilio SNA) use ``SilentProviderCheck`` instead. Outbound calls go
+/// through ``OutboundHTTPClient``.
+///
+/// A reader judges one thing: that the verdict is the provider's. It must never take
+/// one from what the device brings alone (an unsigned `result`, a code not redeemed
+/// with the provider). Everything else is the silent flow's, whatever the reader says,
+/// so no adapter can loosen it: the callback is the one the check was registered with;
+/// `state` is Tacit's sealed check token; the verdict's session is the check's; the
+/// device that brings it holds the cookie its check URL set; and the check is used once.
 public protocol SilentVerdictReader: Sendable {
     /// The verdict, or nil when the callback is not authentic (a wrong signature, an
     /// unknown or spent code): the callback then fails without touching any step.

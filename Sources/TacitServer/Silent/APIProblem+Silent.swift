@@ -14,6 +14,8 @@ extension APIProblem {
                                               detail: "The check URL must be opened over the mobile data network, not Wi-Fi.")
     static let simMismatch = APIProblem(status: 403, type: "sim-mismatch", title: "SIM does not match",
                                         detail: "The mobile network says the SIM in this device holds another number.")
+    static let silentDeviceMismatch = APIProblem(status: 403, type: "silent-device-mismatch", title: "Not the device that opened the check",
+                                                 detail: "The operator's answer must come back from the device that opened the check URL; it was refused and nothing changed.")
     static let operatorAnswerInvalid = APIProblem(status: 403, type: "operator-answer-invalid", title: "Invalid operator answer",
                                                   detail: "The operator's answer is not signed correctly or belongs to another check.")
 }

@@ -11,7 +11,16 @@ struct CheckURLIssuer: SilentAuthProvider {
     /// Where check URLs live on this server, before the sealed token.
     static let path = "/v1/silent/checks/"
 
+    /// The one callback every provider check is registered with, fixed here rather than
+    /// carried by any link.
+    var callbackURL: String { keys.baseURL + Self.callbackPath }
+    static let callbackPath = "/v1/silent/callback"
+
+    var providerName: String { network.providerName }
+
     func begin(_ request: SilentCheckRequest) async -> SilentBeginResult {
+        var request = request
+        request.callbackURL = callbackURL
         switch await network.begin(request) {
         case .failed(let failure, let events):
             return .failed(failure, events: events)
@@ -21,7 +30,7 @@ struct CheckURLIssuer: SilentAuthProvider {
             // A cipher that fails here fails this step, as a provider outage would, not the process.
             guard let sealed = try? token.seal(with: keys.checkCipher) else { return .failed(.unavailable, events: events) }
             let url = keys.baseURL + Self.path + sealed
-            return .issued(checkURL: url, events: events + [SilentNotes.issued(expiresAt: request.expiresAt)])
+            return .issued(checkURL: url, events: events + [SilentNotes.issued(expiresAt: request.expiresAt, provider: network.providerName)])
         }
     }
 }

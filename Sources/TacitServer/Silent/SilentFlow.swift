@@ -19,7 +19,7 @@ struct SilentFlow: Sendable {
     func open(_ request: HTTPRequest) async throws -> HTTPResponse {
         let check = try checkToken(request.pathParameters["token"])
         if check.expiresAt <= runner.clock.now() {
-            try await fail(check, .expired, events: [SilentNotes.openedLate])
+            try await fail(check, .expired, events: [SilentNotes.openedLate(provider)])
             throw APIProblem.checkURLExpired
         }
         let latch = try check.latch(with: keys.latchMAC)
@@ -27,49 +27,66 @@ struct SilentFlow: Sendable {
             guard machine.verification.isSilentStepActive(check.step) else { return (.inactive, []) }
             if machine.verification.codeStep == check.step {
                 try machine.handle(.silentFailed(step: check.step, failure: .replayed))
-                return (.replayed, [SilentNotes.openedAgain])
+                return (.replayed, [SilentNotes.openedAgain(provider)])
             }
             try machine.handle(.codeIssued(step: check.step, hash: latch))
-            return (.opened, [SilentNotes.opened])
+            return (.opened, [SilentNotes.opened(provider)])
         }
         switch outcome?.result {
         case nil: throw APIProblem.checkURLInvalid
         case .inactive?: throw APIProblem.checkURLInactive
         case .replayed?: throw APIProblem.checkURLUsed
-        case .opened?: return .redirect(location: gatewayURL(check, state: request.pathParameters["token"] ?? ""))
+        case .opened?:
+            var redirect = HTTPResponse.redirect(location: gatewayURL(check, state: request.pathParameters["token"] ?? ""))
+            let cookie = try keys.binding.setCookie(check, value: keys.binding.issue(check), now: runner.clock.now(),
+                                                    secure: keys.baseURL.hasPrefix("https:"))
+            redirect.headers += [("Set-Cookie", cookie), ("Cache-Control", "no-store")]
+            return redirect
         }
     }
 
     /// `GET /v1/silent/callback?…&state=…`: the provider's verdict, as its reader finds
     /// it in the query. A match yields `{"request_id", "code"}` for the device to submit.
+    /// The flow's own bindings come first, whatever reader judges the provider's answer:
+    /// the check named by `state` must be active and opened, and the request must carry
+    /// the cookie of the device that opened it, before the reader is asked (so a stranger
+    /// can't make a reader spend a single-use provider code); then the verdict must be
+    /// the provider's, about that check's session. Each refusal changes nothing.
     func callback(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let verdict = await verdicts.verdict(for: callbackRequest(request)) else { throw APIProblem.operatorAnswerInvalid }
-        let check = try checkToken(verdict.state)
-        if let session = verdict.session, check.operatorSession != session {
-            try await fail(check, .integrity, events: [])
-            throw APIProblem.operatorAnswerInvalid
+        let check = try checkToken(request.query["state"])
+        switch try await standing(check) {
+        case .inactive: throw APIProblem.checkURLInactive
+        case .unopened: throw APIProblem.operatorAnswerInvalid
+        case .opened: break
         }
+        guard keys.binding.isPresent(in: request.header("cookie"), for: check) else { throw APIProblem.silentDeviceMismatch }
+        guard let verdict = await verdicts.verdict(for: callbackRequest(request)), verdict.state == request.query["state"],
+              verdict.session.map({ $0 == check.operatorSession }) ?? true else { throw APIProblem.operatorAnswerInvalid }
         let now = runner.clock.now()
         if verdict.expires.map({ $0 <= now }) == true || check.expiresAt <= now {
             try await fail(check, .expired, events: [SilentNotes.answerLate])
             throw APIProblem.checkURLExpired
         }
+        let checked = [SilentNotes.verdict(verdict.result, provider: provider), SilentNotes.integrityChecked(provider)]
         switch verdict.result {
-        case .match: return try await issueCode(check)
+        case .match: return try await issueCode(check, events: checked)
         case .noMatch:
-            try await fail(check, .rejected, events: [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(false)])
+            try await fail(check, .rejected, events: [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(false)] + checked)
             throw APIProblem.simMismatch
         case .notCellular:
-            try await fail(check, .deviceNotCellular, events: [SilentNotes.fetched, SilentNotes.cellularPath(false)])
+            try await fail(check, .deviceNotCellular, events: [SilentNotes.fetched, SilentNotes.cellularPath(false)] + checked)
             throw APIProblem.deviceNotCellular
         case .replayed:
-            try await fail(check, .replayed, events: [SilentNotes.operatorReplay])
+            try await fail(check, .replayed, events: [SilentNotes.operatorReplay] + checked)
             throw APIProblem.checkURLUsed
         case .expired:
-            try await fail(check, .expired, events: [SilentNotes.answerLate])
+            try await fail(check, .expired, events: [SilentNotes.answerLate] + checked)
             throw APIProblem.checkURLExpired
         }
     }
+
+    /// The provider the runner's checks go to, as the timeline names it.
+    private var provider: String { runner.silent.providerName }
 
     /// The callback as a verdict reader sees it, with the number a check was issued for.
     private func callbackRequest(_ request: HTTPRequest) -> SilentCallback {
@@ -81,8 +98,9 @@ struct SilentFlow: Sendable {
     }
 
     /// Makes the silent code and keeps its keyed hash, only while the check's latch is
-    /// in place: an answer arriving twice finds the code slot changed and fails the step.
-    private func issueCode(_ check: CheckToken) async throws -> HTTPResponse {
+    /// in place: an answer arriving twice finds the code slot changed and is refused,
+    /// leaving the code the first answer issued as the only one.
+    private func issueCode(_ check: CheckToken, events: [EventDraft]) async throws -> HTTPResponse {
         let code = Token.generate(prefix: "sa_", bytes: 16)
         let hash = try runner.secrets.codeHash(code, verificationId: check.verificationId, step: check.step)
         let latch = try check.latch(with: keys.latchMAC)
@@ -90,11 +108,10 @@ struct SilentFlow: Sendable {
             let v = machine.verification
             guard v.isSilentStepActive(check.step) else { return (.inactive, []) }
             guard v.codeStep == check.step, let stored = v.codeHash, ConstantTime.equals(stored, latch) else {
-                try machine.handle(.silentFailed(step: check.step, failure: .replayed))
                 return (.replayed, [])
             }
             try machine.handle(.codeIssued(step: check.step, hash: hash))
-            return (.opened, [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(true), SilentNotes.codeIssued])
+            return (.opened, [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(true)] + events + [SilentNotes.codeIssued])
         }
         switch outcome?.result {
         case nil: throw APIProblem.checkURLInvalid
@@ -114,12 +131,23 @@ struct SilentFlow: Sendable {
         }
     }
 
+    private enum Standing { case inactive, unopened, opened }
+
+    /// Where the check's step stands, read before anything else is judged: an answer for
+    /// a finished step says so, and one for a check URL never opened through Tacit
+    /// belongs to no device's flow. Neither touches anything.
+    private func standing(_ check: CheckToken) async throws -> Standing {
+        guard let v = try await runner.store.verification(id: check.verificationId) else { throw APIProblem.checkURLInvalid }
+        guard v.isSilentStepActive(check.step) else { return .inactive }
+        return v.codeStep == check.step && v.codeHash != nil ? .opened : .unopened
+    }
+
     private func checkToken(_ text: String?) throws -> CheckToken {
         guard let text, let check = try CheckToken(sealed: text, cipher: keys.checkCipher) else { throw APIProblem.checkURLInvalid }
         return check
     }
 
     private func gatewayURL(_ check: CheckToken, state: String) -> String {
-        QueryString.appending([("redirect_uri", keys.baseURL + "/v1/silent/callback"), ("state", state)], to: check.operatorURL)
+        QueryString.appending([("redirect_uri", keys.baseURL + CheckURLIssuer.callbackPath), ("state", state)], to: check.operatorURL)
     }
 }

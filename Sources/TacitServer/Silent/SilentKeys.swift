@@ -10,12 +10,15 @@ final class SilentKeys: Sendable {
     let checkCipher: AESGCM
     /// Signs a check's latch; the same key as `checkCipher`.
     let latchMAC: HMAC.SHA256Key
+    /// Tags the cookie that binds a check's verdict to the device that opened it.
+    let binding: DeviceBinding
     private let base = Mutex("http://127.0.0.1")
 
     init(secrets: ServerSecrets) {
         let checkKey = HMAC.sha256(key: secrets.codeKey, message: Array("tacit:check_url".utf8))
         checkCipher = AESGCM(key: checkKey)
         latchMAC = HMAC.SHA256Key(checkKey)
+        binding = DeviceBinding(mac: HMAC.SHA256Key(HMAC.sha256(key: checkKey, message: Array("tacit:check_url:device".utf8))))
     }
 
     var baseURL: String {

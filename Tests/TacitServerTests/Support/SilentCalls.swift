@@ -46,20 +46,28 @@ struct SilentCalls: Sendable {
         return (reply.status, reply.json)
     }
 
-    /// One hop from `transport` without following redirects.
-    func fetch(_ url: String, over transport: SocketCellularTransport) async throws -> CellularResponse {
-        try await transport.send(CellularRequest(url: URL(string: url)!))
+    /// One hop from `transport` without following redirects, with `cookie` when given.
+    func fetch(_ url: String, over transport: SocketCellularTransport, cookie: String? = nil) async throws -> CellularResponse {
+        try await transport.send(CellularRequest(url: URL(string: url)!, headers: cookie.map { ["Cookie": $0] } ?? [:]))
     }
 
-    /// Follows redirects hop by hop (as a device does) and returns the last answer.
-    func follow(_ url: String, over transport: SocketCellularTransport) async throws -> CellularResponse {
+    /// Follows redirects hop by hop (as a device does), carrying the cookie a hop sets
+    /// (the check URL's, which the callback asks for), and returns the last answer.
+    func follow(_ url: String, over transport: SocketCellularTransport, cookie: String? = nil) async throws -> CellularResponse {
         var next = URL(string: url)!
+        var cookie = cookie
         for _ in 0..<10 {
-            let response = try await transport.send(CellularRequest(url: next))
+            let response = try await transport.send(CellularRequest(url: next, headers: cookie.map { ["Cookie": $0] } ?? [:]))
+            cookie = Self.cookie(response) ?? cookie
             guard (300..<400).contains(response.status), let location = response.header("location") else { return response }
             next = URL(string: location, relativeTo: next)!.absoluteURL
         }
         throw CellularTransportError(.invalidResponse, "too many redirects")
+    }
+
+    /// The `name=value` a response's `Set-Cookie` sets, as a device sends it back.
+    static func cookie(_ response: CellularResponse) -> String? {
+        response.header("set-cookie").flatMap { $0.split(separator: ";").first.map(String.init) }
     }
 
     /// The device flow of the SDK, from `transport`.

@@ -1,7 +1,10 @@
-"""A local stand-in for Vonage's SMS API (rest.nexmo.com), written from Vonage's public
-docs and OpenAPI description (sms 1.5.1), standard library only. Run it as its own process:
+"""A local stand-in for Vonage's SMS API (rest.nexmo.com), and with an application's public
+key for its Messages and Voice APIs (api.nexmo.com), written from Vonage's public docs and
+OpenAPI descriptions (sms 1.5.1, voice 1.10.0): the standard library, and PyJWT for the
+application's RS256 tokens. Run it as its own process:
 
     python3 fake_vonage.py --api-key KEY --api-secret SECRET --signature-secret SIG [--signature-method md5hash] [--tls-dir DIR]
+        [--public-key APP.pub --application-id UUID]
 
 It prints `listening on http://127.0.0.1:PORT` once ready (and, with --tls-dir, a second
 line `tls on https://127.0.0.1:PORT ca DIR/cert.pem`: Vonage's SDK speaks https only),

@@ -88,6 +88,8 @@ def test_a_rejected_whatsapp_status_moves_to_the_voice_step_at_once(app_server, 
     request_id = app_server.start("+447400123494", ["whatsapp", "voice"])
     assert vonage_fake.status("rejected", message_uuid=vonage_fake.whatsapp_ids()[-1], error_code=1340) == 204
     assert workflow(app_server, request_id) == ["failed", "active"]
+    failed = next(e for e in hops(app_server, request_id) if e["label"] == "provider:failed")
+    assert (failed["data"]["status"], failed["data"]["error_code"]) == ("rejected", 1340)
     assert len(vonage_fake.call_ids()) == 1, "the voice step placed its call at once"
     assert check(app_server, request_id, spoken_code(last(vonage_fake, "/v1/calls"))) == "completed"
 

@@ -34,7 +34,15 @@ struct VonageCallback {
         guard case .string(let status)? = object["status"] else { throw .malformed }
         let uuid = object["message_uuid"] ?? object["uuid"]
         report = ProviderReport(provider: "vonage", reference: reference, status: status, failures: Self.failures, deliveries: Self.deliveries,
-                                messageId: uuid.flatMap { if case .string(let id) = $0 { id } else { nil } })
+                                messageId: uuid.flatMap { if case .string(let id) = $0 { id } else { nil } },
+                                errorCode: Self.errorCode(object["error"]))
+    }
+
+    /// The Messages API's reason for a failed message: the digits after `#` in `error.type`
+    /// (`…/api-errors/messages#1340`). Its `title` and `detail` are never kept: they may quote the number.
+    static func errorCode(_ error: JSONValue?) -> String? {
+        guard case .object(let fields)? = error, case .string(let type)? = fields["type"], let mark = type.lastIndex(of: "#") else { return nil }
+        return String(type[type.index(after: mark)...])
     }
 }
 

@@ -24,7 +24,8 @@ extension VonageApplicationCredentials {
         if let template {
             guard whatsapp != nil else { throw .missing(Self.whatsappFromSetting, for: "a WhatsApp template") }
             guard template.count <= 512, template.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_:-".contains($0)) }) else {
-                throw ProviderSetupError(setting: Self.whatsappTemplateSetting, problem: "must be a template name (letters, digits, _ and an optional namespace:)")
+                throw ProviderSetupError(setting: Self.whatsappTemplateSetting,
+                                         problem: "must be a template name (letters, digits, _, - and an optional namespace:)")
             }
         }
         let apiURL = settings.value(Self.apiURLSetting) ?? "https://api.nexmo.com"

@@ -44,7 +44,8 @@ public struct VonageSender: MessageSender {
         do {
             authorization = try VonageApplicationToken.header(application, now: now())
         } catch {
-            return DeliveryResult(VonageAPIAnswer.refused(.transient, reason: "provider_error", code: nil, detail: "the application's token could not be signed"))
+            return DeliveryResult(VonageAPIAnswer.refused(.transient, reason: "provider_error", code: nil,
+                                                          detail: "the application's token could not be signed"))
         }
         let voice = message.channel == .voice
         let request = voice

@@ -41,7 +41,7 @@ let package = Package(
         // Twilio Programmable Messaging and Voice behind the server's sender port.
         .target(name: "TacitProvidersTwilio", dependencies: ["TacitCore", "TacitServer"]),
         // Vonage's SMS API behind the server's sender port.
-        .target(name: "TacitProvidersVonage", dependencies: ["TacitCore", "TacitServer"]),
+        .target(name: "TacitProvidersVonage", dependencies: ["TacitCore", "TacitCrypto", "TacitServer"]),
         .target(name: "TacitKit"),
         .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer", "TacitProvidersDev"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
@@ -67,7 +67,7 @@ let package = Package(
         ),
 
         .testTarget(name: "TacitCoreTests", dependencies: ["TacitCore", "TacitTesting"]),
-        .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto"]),
+        .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto", "TacitTesting"]),
         .testTarget(name: "TacitPhoneTests", dependencies: ["TacitPhone"]),
         .testTarget(name: "TacitStoreSQLiteTests", dependencies: ["TacitStoreSQLite", "TacitStore", "TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP"]),

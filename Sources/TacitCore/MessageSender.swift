@@ -14,9 +14,14 @@ public struct OutboundMessage: Sendable, Equatable {
     public var language: String
     /// The verification's locale as asked for (`en-us`), for a regional voice.
     public var locale: String
+    /// The code alone, for providers whose template takes it as a parameter (WhatsApp
+    /// authentication templates); `body` already holds it for everyone else.
+    public var code: String
+    /// The brand the texts name.
+    public var brand: String
 
     public init(channel: Channel, to: String, body: String, verificationId: String,
-                step: Int = 0, language: String = "en", locale: String = "en") {
+                step: Int = 0, language: String = "en", locale: String = "en", code: String = "", brand: String = "") {
         self.channel = channel
         self.to = to
         self.body = body
@@ -24,6 +29,8 @@ public struct OutboundMessage: Sendable, Equatable {
         self.step = step
         self.language = language
         self.locale = locale
+        self.code = code
+        self.brand = brand
     }
 
     /// What a provider is handed to name this message in its receipts: `<request_id>:<step>`.

@@ -1,7 +1,8 @@
 import Foundation
 
 /// JSON Web Tokens (RFC 7519) signed with HMAC-SHA256 (HS256), as Vonage signs
-/// its callbacks. Other algorithms, `none` above all, are refused.
+/// its callbacks, or with RSA (RS256, in `JWT+RS256.swift`), as Vonage's applications
+/// sign their requests. Each verifier takes only its own algorithm: `none` above all is refused.
 public enum JWT {
     /// A token's claims.
     public typealias Claims = [String: JWTValue]
@@ -38,7 +39,7 @@ public enum JWT {
         return claims
     }
 
-    private static func checkTimes(_ claims: Claims, now: TimeInterval, maxAge: TimeInterval?) throws(JWTError) {
+    static func checkTimes(_ claims: Claims, now: TimeInterval, maxAge: TimeInterval?) throws(JWTError) {
         if let expiry = claims["exp"] {
             guard let seconds = expiry.intValue else { throw .badFormat }
             guard now < TimeInterval(seconds) else { throw .expired }
@@ -49,7 +50,7 @@ public enum JWT {
         guard age <= maxAge, age >= -allowedClockSkew else { throw .stale }
     }
 
-    private static func encodePart(_ object: Claims) -> String {
+    static func encodePart(_ object: Claims) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding a dictionary of JWTValue can't fail: every case is plain JSON.
@@ -57,7 +58,7 @@ public enum JWT {
         return Base64.urlEncode(Array(data))
     }
 
-    private static func decodePart(_ part: Substring) throws(JWTError) -> Claims {
+    static func decodePart(_ part: Substring) throws(JWTError) -> Claims {
         guard let bytes = Base64.urlDecode(String(part)),
               let object = try? JSONDecoder().decode(Claims.self, from: Data(bytes))
         else { throw .badFormat }

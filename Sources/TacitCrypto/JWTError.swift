@@ -5,7 +5,7 @@ public struct JWTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A sentence for logs and problem details.
     public let description: String
 
-    private init(_ code: String, _ description: String) {
+    init(_ code: String, _ description: String) {
         self.code = code
         self.description = description
     }

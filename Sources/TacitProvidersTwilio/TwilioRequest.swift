@@ -34,10 +34,22 @@ enum TwilioRequest {
             } else if let from = settings.from {
                 fields.append(("From", whatsapp ? "whatsapp:" + from : from))
             }
-            fields.append(("Body", message.body))
+            if whatsapp, let content = settings.whatsappContentSid {
+                // An authentication template: WhatsApp writes the text, Tacit gives only the code.
+                fields.append(("ContentSid", content))
+                fields.append(("ContentVariables", contentVariables(code: message.code)))
+            } else {
+                fields.append(("Body", message.body))
+            }
         }
         if let callback = statusCallback(message, settings: settings) { fields.append(("StatusCallback", callback)) }
         return fields
+    }
+
+    /// `{"1": "<code>"}`, as Python's `json.dumps` writes the SDK's `content_variables`. Codes
+    /// are letters and digits, which JSON takes as they are.
+    static func contentVariables(code: String) -> String {
+        #"{"1": ""# + code + #""}"#
     }
 
     /// `TACIT_PUBLIC_URL/v1/callbacks/twilio?ref=<request_id>:<step>`. Twilio signs this URL

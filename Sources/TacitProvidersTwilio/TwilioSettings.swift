@@ -11,6 +11,7 @@ public struct TwilioSettings: Sendable, Equatable {
     public static let fromSetting = "TACIT_TWILIO_FROM"
     public static let messagingServiceSetting = "TACIT_TWILIO_MESSAGING_SERVICE_SID"
     public static let apiURLSetting = "TACIT_TWILIO_API_URL"
+    public static let whatsappContentSetting = "TACIT_TWILIO_WHATSAPP_CONTENT_SID"
 
     public var accountSid: String
     public var authToken: String
@@ -21,15 +22,20 @@ public struct TwilioSettings: Sendable, Equatable {
     public var apiURL: String
     /// `TACIT_PUBLIC_URL`: where `StatusCallback` points. Without it Twilio sends no receipts.
     public var publicURL: String?
+    /// An approved WhatsApp authentication template in Twilio's Content API (`HX…`) whose
+    /// variable `1` is the code; without it WhatsApp goes as `Body`, which WhatsApp delivers
+    /// only inside a conversation the user opened.
+    public var whatsappContentSid: String?
 
     public init(accountSid: String, authToken: String, from: String? = nil, messagingServiceSid: String? = nil,
-                apiURL: String = "https://api.twilio.com", publicURL: String? = nil) {
+                apiURL: String = "https://api.twilio.com", publicURL: String? = nil, whatsappContentSid: String? = nil) {
         self.accountSid = accountSid
         self.authToken = authToken
         self.from = from
         self.messagingServiceSid = messagingServiceSid
         self.apiURL = Self.trimmed(apiURL)
         self.publicURL = publicURL.map(Self.trimmed)
+        self.whatsappContentSid = whatsappContentSid
     }
 
     /// nil when Twilio is not configured: none of the account SID, `FROM` and the
@@ -50,7 +56,14 @@ public struct TwilioSettings: Sendable, Equatable {
         guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ProviderSetupError(setting: Self.apiURLSetting, problem: "must be an http or https URL")
         }
-        self.init(accountSid: sid, authToken: token, from: from, messagingServiceSid: service, apiURL: apiURL, publicURL: publicURL)
+        let content = settings.value(Self.whatsappContentSetting)
+        if let content {
+            guard content.count == 34, content.hasPrefix("HX"), content.dropFirst(2).allSatisfy(\.isHexDigit) else {
+                throw ProviderSetupError(setting: Self.whatsappContentSetting, problem: "must be a Content SID (HX followed by 32 hex digits)")
+            }
+        }
+        self.init(accountSid: sid, authToken: token, from: from, messagingServiceSid: service, apiURL: apiURL, publicURL: publicURL,
+                  whatsappContentSid: content)
     }
 
     /// SMS and WhatsApp always; voice only with a `FROM` number, since calls need one.

@@ -8,10 +8,15 @@ public enum VonageProvider {
     /// The name routes use (`TACIT_ROUTE_SMS=twilio,vonage`) and the timeline shows.
     public static let name = "vonage"
 
-    /// nil when no Vonage sending setting is given; throws naming the setting when one is missing.
+    /// nil when neither the SMS API's settings nor a Vonage application's is given; throws
+    /// naming the setting when one is missing or wrong. It carries SMS with the first,
+    /// WhatsApp and voice with the second, as their senders are set.
     public static func routed(_ settings: ProviderSettings, publicURL: String?,
                               http: any OutboundHTTPClient) throws(ProviderSetupError) -> RoutedProvider? {
-        guard let vonage = try VonageSettings(settings, publicURL: publicURL) else { return nil }
-        return RoutedProvider(name: name, channels: vonage.channels, sender: VonageSender(settings: vonage, http: http))
+        let sms = try VonageSettings(settings, publicURL: publicURL)
+        let application = try VonageApplicationCredentials(settings, publicURL: publicURL)
+        guard sms != nil || application != nil else { return nil }
+        let channels = (sms?.channels ?? []).union(application?.channels ?? [])
+        return RoutedProvider(name: name, channels: channels, sender: VonageSender(settings: sms, application: application, http: http))
     }
 }

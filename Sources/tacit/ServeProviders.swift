@@ -24,7 +24,8 @@ enum ServeProviders {
         if configuration.providers.value(TwilioSettings.accountSidSetting) != nil {
             warnings.append("tacit: TACIT_PUBLIC_URL is not set, so Twilio is given no status callback and sends no delivery receipts")
         }
-        if configuration.providers.value(VonageSettings.apiKeySetting) != nil {
+        if configuration.providers.value(VonageSettings.apiKeySetting) != nil
+            || configuration.providers.value(VonageApplicationCredentials.applicationIdSetting) != nil {
             warnings.append("tacit: TACIT_PUBLIC_URL is not set, so Vonage is given no callback URL and its receipts go to the dashboard's")
         }
         return warnings

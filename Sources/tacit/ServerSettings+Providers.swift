@@ -13,9 +13,12 @@ extension ServerSettings {
     static let providerUsage = """
         Providers (by variable or config file only; see docs/providers.md):
           TACIT_TWILIO_ACCOUNT_SID, TACIT_TWILIO_AUTH_TOKEN, TACIT_TWILIO_FROM or
-          TACIT_TWILIO_MESSAGING_SERVICE_SID, TACIT_TWILIO_API_URL (default https://api.twilio.com);
+          TACIT_TWILIO_MESSAGING_SERVICE_SID, TACIT_TWILIO_API_URL (default https://api.twilio.com),
+          TACIT_TWILIO_WHATSAPP_CONTENT_SID (a WhatsApp authentication template);
           TACIT_VONAGE_API_KEY, TACIT_VONAGE_API_SECRET, TACIT_VONAGE_FROM (SMS),
           TACIT_VONAGE_REST_URL (default https://rest.nexmo.com);
+          TACIT_VONAGE_APPLICATION_ID, TACIT_VONAGE_PRIVATE_KEY_FILE (WhatsApp and voice), TACIT_VONAGE_WHATSAPP_FROM,
+          TACIT_VONAGE_WHATSAPP_TEMPLATE, TACIT_VONAGE_VOICE_FROM, TACIT_VONAGE_API_URL (default https://api.nexmo.com);
           TACIT_ROUTE_SMS, TACIT_ROUTE_VOICE, TACIT_ROUTE_WHATSAPP (providers in failover order,
           e.g. twilio,vonage), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB);
           TACIT_PROVIDER_BREAKER_FAILURES (transient failures in a row that open a provider's

@@ -137,7 +137,8 @@ class Handler(FakeHandler):
         if kind == "Messages":
             if "From" not in form and "MessagingServiceSid" not in form:
                 return 21603, "A 'From' phone number is required."
-            if not form.get("Body"):
+            # The content is a Body, media, or a Content template (ContentSid with its variables).
+            if not form.get("Body") and not form.get("MediaUrl") and not form.get("ContentSid"):
                 return 21602, "Message body is required."
         else:
             if "From" not in form:

@@ -1,7 +1,10 @@
-"""A local stand-in for Vonage's SMS API (rest.nexmo.com), written from Vonage's public
-docs and OpenAPI description (sms 1.5.1), standard library only. Run it as its own process:
+"""A local stand-in for Vonage's SMS API (rest.nexmo.com), and with an application's public
+key for its Messages and Voice APIs (api.nexmo.com), written from Vonage's public docs and
+OpenAPI descriptions (sms 1.5.1, voice 1.10.0): the standard library, and PyJWT for the
+application's RS256 tokens. Run it as its own process:
 
     python3 fake_vonage.py --api-key KEY --api-secret SECRET --signature-secret SIG [--signature-method md5hash] [--tls-dir DIR]
+        [--public-key APP.pub --application-id UUID]
 
 It prints `listening on http://127.0.0.1:PORT` once ready (and, with --tls-dir, a second
 line `tls on https://127.0.0.1:PORT ca DIR/cert.pem`: Vonage's SDK speaks https only),
@@ -18,6 +21,11 @@ then serves on both:
   format, age}`): sends the message's signed SMS API delivery receipt to the `callback` URL
   it was sent with, and answers with the status code that URL gave; `GET /_fake/receipts`
   (every receipt sent, with its `sig`).
+* With `--public-key FILE --application-id ID`, the Messages API's `POST /v1/messages`
+  (WhatsApp) and the Voice API's `POST /v1/calls` as `vonage_application_api.py` describes;
+  `GET /_fake/whatsapp` and `GET /_fake/calls` list the ids given, and `POST /_fake/callback`
+  with `{message_uuid, status, error_code, forge}` or `{call_uuid, status, forge}` sends the
+  signed status or call event (`GET /_fake/callbacks` lists them, with their tokens).
 """
 import argparse
 import base64
@@ -31,11 +39,13 @@ import ssl
 import subprocess
 import sys
 import threading
+import uuid
 import urllib.error
 import urllib.parse
 import urllib.request
 from http.server import ThreadingHTTPServer
 
+import vonage_application_api as app_api
 from fake_http import FakeHandler, FakeState
 
 # The SMS API's refusals (x-errors in the OpenAPI description) by status code.
@@ -74,10 +84,12 @@ def refusal(status):
 
 
 class Fake(FakeState):
-    kept = {"receipts": list, "messages": dict}
+    kept = {"receipts": list, "messages": dict, "whatsapp": dict, "calls": dict, "callbacks": list}
 
-    def __init__(self, api_key, api_secret, signature_secret, signature_method="md5hash"):
+    def __init__(self, api_key, api_secret, signature_secret, signature_method="md5hash", public_key=None, application_id=None):
         super().__init__()
+        self.public_key = public_key
+        self.application_id = application_id
         self.api_key = api_key
         self.api_secret = api_secret
         self.signature_secret = signature_secret
@@ -111,13 +123,70 @@ class Fake(FakeState):
 
 class Handler(FakeHandler):
     not_found = {"type": "about:blank", "title": "Not Found"}
-    listings = ("requests", "messages", "receipts")
+    listings = ("requests", "messages", "receipts", "whatsapp", "calls", "callbacks")
 
     def api(self, raw):
-        if self.path.split("?")[0] != "/sms/json":
+        path = self.path.split("?")[0]
+        if path in ("/v1/messages", "/v1/calls") and self.fake.public_key:
+            return self.answer(*self.application_api(path, raw))
+        if path != "/sms/json":
             return self.answer(404, self.not_found)
         status, body = self.send_sms(self.record(raw))
         self.answer(status, body)
+
+    def application_api(self, path, raw):
+        """The Messages or Voice API: the JSON body and whether the JWT verified are recorded."""
+        refused = app_api.check_token(self.headers, self.fake.public_key, self.fake.application_id)
+        try:
+            body = json.loads(raw or b"null")
+        except ValueError:
+            body = None
+        with self.fake.lock:
+            self.fake.requests.append({"method": "POST", "path": self.path, "json": body, "raw": raw.decode(errors="replace"),
+                                       "jwt_verified": refused is None,
+                                       "headers": {k.lower(): v for k, v in self.headers.items()}})
+        if refused:
+            return app_api.problem(401, "Unauthorized", None, refused)
+        if not self.headers.get("Content-Type", "").startswith("application/json") or not isinstance(body, dict):
+            return app_api.problem(422, "Invalid params", 1020, "a JSON object")
+        failure = self.fake.next_failure(path.rsplit("/", 1)[1])
+        if failure:
+            return app_api.problem(failure["http"], failure.get("title", "Error"), failure.get("code"))
+        messages = path == "/v1/messages"
+        invalid = app_api.whatsapp(body) if messages else app_api.call(body)
+        if invalid:
+            return invalid
+        new = str(uuid.uuid4())
+        with self.fake.lock:
+            (self.fake.whatsapp if messages else self.fake.calls)[new] = body
+        if messages:
+            return 202, {"message_uuid": new}
+        return 201, {"uuid": new, "status": "started", "direction": "outbound", "conversation_uuid": "CON-" + str(uuid.uuid4())}
+
+    def application_callback(self, body):
+        """Sends a message's status or a call's event, signed (or, with `forge`, signed by another secret)."""
+        with self.fake.lock:
+            if "message_uuid" in body:
+                sent = self.fake.whatsapp[body["message_uuid"]]
+                payload = app_api.message_status(body["message_uuid"], sent, body["status"], body.get("error_code"))
+                url = sent.get("webhook_url")
+            else:
+                sent = self.fake.calls[body["call_uuid"]]
+                payload = app_api.call_event(body["call_uuid"], "CON-" + body["call_uuid"], sent, body["status"])
+                url = (sent.get("event_url") or [None])[0]
+        if not url or urllib.parse.urlsplit(url).hostname not in ("127.0.0.1", "localhost", "::1"):
+            return {"status": None, "error": "the fake only calls back to loopback"}
+        secret = "forged-" + self.fake.signature_secret if body.get("forge") else self.fake.signature_secret
+        data, authorization = app_api.signed(payload, secret, self.fake.application_id, body.get("age") or 0)
+        with self.fake.lock:
+            self.fake.callbacks.append({"url": url, "body": payload, "authorization": authorization})
+        request = urllib.request.Request(url, data=data, method="POST",
+                                         headers={"Content-Type": "application/json", "Authorization": authorization})
+        try:
+            with urllib.request.urlopen(request, timeout=5) as reply:
+                return {"status": reply.status}
+        except urllib.error.HTTPError as error:
+            return {"status": error.code}
 
     def authorised(self, form):
         expected = "Basic " + base64.b64encode(f"{self.fake.api_key}:{self.fake.api_secret}".encode()).decode()
@@ -150,6 +219,8 @@ class Handler(FakeHandler):
         account's "POST" setting, or with `format: json` its "POST-JSON"), signed with the
         signature secret by the account's method (or, with `method`, another; with
         `forge`, another secret; with `unsigned`, no `sig`; `age` seconds in the past)."""
+        if "message_uuid" in body or "call_uuid" in body:
+            return self.application_callback(body)
         with self.fake.lock:
             form = self.fake.messages[body["message_id"]]
         url = form["callback"]
@@ -193,8 +264,11 @@ def main():
     parser.add_argument("--signature-method", default="md5hash", choices=["md5hash", "md5", "sha1", "sha256", "sha512"])
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--tls-dir")
+    parser.add_argument("--public-key", help="the Vonage application's public key (PEM file) its JWTs are checked with")
+    parser.add_argument("--application-id")
     args = parser.parse_args()
-    Handler.fake = Fake(args.api_key, args.api_secret, args.signature_secret, args.signature_method)
+    public_key = open(args.public_key).read() if args.public_key else None
+    Handler.fake = Fake(args.api_key, args.api_secret, args.signature_secret, args.signature_method, public_key, args.application_id)
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
     if args.tls_dir:

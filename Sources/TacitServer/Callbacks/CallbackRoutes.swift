@@ -34,8 +34,8 @@ struct CallbackRoutes: Sendable {
             }
         }
         return await handle {
-            let callback = try VonageCallback(authorization: authorization, body: request.body,
-                                              secret: secret, now: now, maxAge: settings.maxAge)
+            let callback = try VonageCallback(authorization: authorization, body: request.body, secret: secret, now: now,
+                                              maxAge: settings.maxAge, queryReference: request.query["ref"])
             return (callback.report, callback.replayKey, callback.replayExpiresAt)
         }
     }

@@ -4,7 +4,9 @@ import TacitCrypto
 
 /// Verifies a Vonage-style signed callback: `Authorization: Bearer <JWT HS256>` signed with
 /// the signature secret, whose `payload_hash` claim is the SHA-256 hex of the body and whose
-/// `iat` is recent. Then reads the message status (Messages and Voice API shapes).
+/// `iat` is recent. Then reads the message status (Messages and Voice API shapes). A Voice
+/// API event names no `client_ref`: its step comes from the event URL's `ref` parameter,
+/// which Tacit set when it placed the call.
 struct VonageCallback {
     static let failures: Set<String> = ["rejected", "undeliverable", "failed", "busy", "unanswered", "timeout", "cancelled", "expired"]
     static let deliveries: Set<String> = ["delivered", "read", "answered", "completed"]
@@ -14,7 +16,8 @@ struct VonageCallback {
     var replayKey: String
     var replayExpiresAt: Date
 
-    init(authorization: String?, body: [UInt8], secret: String, now: Date, maxAge: TimeInterval) throws(CallbackRejection) {
+    init(authorization: String?, body: [UInt8], secret: String, now: Date, maxAge: TimeInterval,
+         queryReference: String? = nil) throws(CallbackRejection) {
         guard let authorization, authorization.lowercased().hasPrefix("bearer ") else { throw .badSignature }
         let token = String(authorization.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         let claims: JWT.Claims
@@ -26,11 +29,20 @@ struct VonageCallback {
         replayKey = "vonage:" + Hex.encode(SHA256.hash(claims["jti"]?.stringValue ?? token))
         replayExpiresAt = Date(timeIntervalSince1970: issued + maxAge + JWT.allowedClockSkew)
         guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(body)) else { throw .malformed }
-        let reference = object["client_ref"].flatMap { if case .string(let text) = $0 { CallbackReference(text) } else { nil } }
+        let clientRef = object["client_ref"].flatMap { if case .string(let text) = $0 { CallbackReference(text) } else { nil } }
+        let reference = clientRef ?? queryReference.flatMap(CallbackReference.init)
         guard case .string(let status)? = object["status"] else { throw .malformed }
         let uuid = object["message_uuid"] ?? object["uuid"]
         report = ProviderReport(provider: "vonage", reference: reference, status: status, failures: Self.failures, deliveries: Self.deliveries,
-                                messageId: uuid.flatMap { if case .string(let id) = $0 { id } else { nil } })
+                                messageId: uuid.flatMap { if case .string(let id) = $0 { id } else { nil } },
+                                errorCode: Self.errorCode(object["error"]))
+    }
+
+    /// The Messages API's reason for a failed message: the digits after `#` in `error.type`
+    /// (`…/api-errors/messages#1340`). Its `title` and `detail` are never kept: they may quote the number.
+    static func errorCode(_ error: JSONValue?) -> String? {
+        guard case .object(let fields)? = error, case .string(let type)? = fields["type"], let mark = type.lastIndex(of: "#") else { return nil }
+        return String(type[type.index(after: mark)...])
     }
 }
 

@@ -41,7 +41,8 @@ extension WorkflowRunner {
         guard let code else { return nil }
         let body = MessageText.body(channel: channel, brand: verification.brand, code: code, locale: verification.locale)
         let message = OutboundMessage(channel: channel, to: verification.phoneNumber, body: body, verificationId: verification.id,
-                                      step: step, language: MessageText.language(for: verification.locale), locale: verification.locale)
+                                      step: step, language: MessageText.language(for: verification.locale), locale: verification.locale,
+                                      code: code, brand: verification.brand)
         let result = await sender.send(message)
         metrics.sent(channel, accepted: result.isAccepted)
         let input = WorkflowInput.codeDelivery(step: step, delivered: result.isAccepted, reason: result.reason)

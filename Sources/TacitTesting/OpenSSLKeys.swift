@@ -11,8 +11,18 @@ public struct OpenSSLKeys: Sendable {
     }
 
     /// Runs `openssl` with `arguments` in the directory and returns its standard output.
+    /// The process and its pipes block, so they run on a thread of their own: on Swift's
+    /// cooperative pool they would stall every test running alongside (their HTTP servers
+    /// answer on that pool) for as long as a key takes to make on a loaded machine.
     @discardableResult
-    public func openssl(_ arguments: [String], input: [UInt8]? = nil) throws -> [UInt8] {
+    public func openssl(_ arguments: [String], input: [UInt8]? = nil) async throws -> [UInt8] {
+        let directory = self.directory
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try Self.run(arguments, input: input, in: directory) }) }.start()
+        }
+    }
+
+    private static func run(_ arguments: [String], input: [UInt8]?, in directory: URL) throws -> [UInt8] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         process.arguments = arguments
@@ -31,22 +41,23 @@ public struct OpenSSLKeys: Sendable {
     }
 
     /// A new key as `name` (PKCS#8) and its public half as `name.pub` (SPKI); both PEM texts.
-    public func rsa(_ name: String, bits: Int = 2048) throws -> (privatePEM: String, publicPEM: String) {
-        try openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:\(bits)", "-out", name])
-        try openssl(["pkey", "-in", name, "-pubout", "-out", name + ".pub"])
+    public func rsa(_ name: String, bits: Int = 2048) async throws -> (privatePEM: String, publicPEM: String) {
+        try await openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:\(bits)", "-out", name])
+        try await openssl(["pkey", "-in", name, "-pubout", "-out", name + ".pub"])
         return (try read(name), try read(name + ".pub"))
     }
 
     /// One key pair made once per test process, for tests that need a key but not a fresh one:
     /// key generation is the slow part of these tests on a loaded machine.
-    public static func shared() throws -> (privatePEM: String, publicPEM: String) {
-        try sharedPair.get()
+    public static func shared() async throws -> (privatePEM: String, publicPEM: String) {
+        try await sharedPair.value
     }
 
-    private static let sharedPair = Result { () throws -> (privatePEM: String, publicPEM: String) in
+    // Made on first use and awaited by every later caller.
+    private static let sharedPair = Task { () throws -> (privatePEM: String, publicPEM: String) in
         let keys = try OpenSSLKeys()
         defer { keys.remove() }
-        return try keys.rsa("shared.key")
+        return try await keys.rsa("shared.key")
     }
 
     public func read(_ name: String) throws -> String {

@@ -30,16 +30,16 @@ struct RS256Tests {
         + "N2FU9IBOnsgvw2l526_8_Xr532VcSTi7_Mhb-pZ64eG6JOcVE9tZUZITFMWsxy1VkKnomI9n1sa7phNBZrcSUHiMm0L0nK5vJTIE"
         + "gg"
 
-    func withKeys(_ body: (OpenSSLKeys) throws -> Void) throws {
+    func withKeys(_ body: (OpenSSLKeys) async throws -> Void) async throws {
         let keys = try OpenSSLKeys()
         defer { keys.remove() }
-        try body(keys)
+        try await body(keys)
     }
 
     @Test("a token signed with a PKCS#8 key verifies with its SPKI public key and gives back its claims")
-    func roundTrip() throws {
-        try withKeys { keys in
-            let pair = try OpenSSLKeys.shared()
+    func roundTrip() async throws {
+        try await withKeys { keys in
+            let pair = try await OpenSSLKeys.shared()
             let token = try JWT.sign(claims: Self.claims, privateKey: try RSAPrivateKey(pem: pair.privatePEM))
             #expect(token.hasPrefix("eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9."))
             let claims = try JWT.verify(token: token, publicKey: try RSAPublicKey(pem: pair.publicPEM), now: Self.issued + 10)
@@ -48,23 +48,23 @@ struct RS256Tests {
     }
 
     @Test("the signature is the one openssl dgst -sha256 -sign makes over the same signing input")
-    func matchesOpenSSL() throws {
-        try withKeys { keys in
-            let pair = try OpenSSLKeys.shared()
+    func matchesOpenSSL() async throws {
+        try await withKeys { keys in
+            let pair = try await OpenSSLKeys.shared()
             try pair.privatePEM.write(to: keys.directory.appendingPathComponent("app.key"), atomically: true, encoding: .utf8)
             let token = try JWT.sign(claims: Self.claims, privateKey: try RSAPrivateKey(pem: pair.privatePEM))
             let parts = token.split(separator: ".")
-            let theirs = try keys.openssl(["dgst", "-sha256", "-sign", "app.key"], input: Array("\(parts[0]).\(parts[1])".utf8))
+            let theirs = try await keys.openssl(["dgst", "-sha256", "-sign", "app.key"], input: Array("\(parts[0]).\(parts[1])".utf8))
             #expect(Base64.urlEncode(theirs) == String(parts[2]))
         }
     }
 
     @Test("a PKCS#1 key (BEGIN RSA PRIVATE KEY) reads and signs as its PKCS#8 form does")
-    func pkcs1() throws {
-        try withKeys { keys in
-            let pair = try OpenSSLKeys.shared()
+    func pkcs1() async throws {
+        try await withKeys { keys in
+            let pair = try await OpenSSLKeys.shared()
             try pair.privatePEM.write(to: keys.directory.appendingPathComponent("app.key"), atomically: true, encoding: .utf8)
-            try keys.openssl(["pkey", "-in", "app.key", "-traditional", "-out", "app.pkcs1"])
+            try await keys.openssl(["pkey", "-in", "app.key", "-traditional", "-out", "app.pkcs1"])
             let pkcs1 = try keys.read("app.pkcs1")
             #expect(pkcs1.hasPrefix("-----BEGIN RSA PRIVATE KEY-----"))
             let one = try JWT.sign(claims: Self.claims, privateKey: try RSAPrivateKey(pem: pkcs1))
@@ -74,9 +74,9 @@ struct RS256Tests {
     }
 
     @Test("another key's signature and a tampered payload are bad signatures")
-    func badSignature() throws {
-        try withKeys { keys in
-            let mine = try OpenSSLKeys.shared(), theirs = try keys.rsa("theirs.key")
+    func badSignature() async throws {
+        try await withKeys { keys in
+            let mine = try await OpenSSLKeys.shared(), theirs = try await keys.rsa("theirs.key")
             let token = try JWT.sign(claims: Self.claims, privateKey: try RSAPrivateKey(pem: theirs.privatePEM))
             let key = try RSAPublicKey(pem: mine.publicPEM)
             #expect(throws: JWTError.badSignature) { try JWT.verify(token: token, publicKey: key, now: Self.issued) }
@@ -88,9 +88,9 @@ struct RS256Tests {
     }
 
     @Test("an HS256 token keyed with the public key's PEM is refused: the header never picks the algorithm")
-    func algorithmConfusion() throws {
-        try withKeys { keys in
-            let pair = try OpenSSLKeys.shared()
+    func algorithmConfusion() async throws {
+        try await withKeys { keys in
+            let pair = try await OpenSSLKeys.shared()
             let forged = JWT.sign(claims: Self.claims, secret: Array(pair.publicPEM.utf8))
             #expect(throws: JWTError.unsupportedRS256) {
                 try JWT.verify(token: forged, publicKey: try RSAPublicKey(pem: pair.publicPEM), now: Self.issued)
@@ -99,9 +99,9 @@ struct RS256Tests {
     }
 
     @Test("an expired token, and one whose nbf is ahead, are refused")
-    func times() throws {
-        try withKeys { keys in
-            let pair = try OpenSSLKeys.shared()
+    func times() async throws {
+        try await withKeys { keys in
+            let pair = try await OpenSSLKeys.shared()
             let signer = try RSAPrivateKey(pem: pair.privatePEM), key = try RSAPublicKey(pem: pair.publicPEM)
             let token = try JWT.sign(claims: Self.claims, privateKey: signer)
             #expect(throws: JWTError.expired) { try JWT.verify(token: token, publicKey: key, now: Self.issued + 900) }
@@ -113,7 +113,7 @@ struct RS256Tests {
     }
 
     @Test("a token made by Vonage's SDK verifies with its public key, and not after its exp")
-    func sdkToken() throws {
+    func sdkToken() async throws {
         let key = try RSAPublicKey(pem: Self.sdkPublicKey)
         let claims = try JWT.verify(token: Self.sdkToken, publicKey: key, now: Self.issued + 60)
         #expect(claims == Self.claims)
@@ -121,12 +121,12 @@ struct RS256Tests {
     }
 
     @Test("an EC key, an encrypted key, a short RSA key and text that is not PEM are refused without their contents")
-    func refusedKeys() throws {
-        try withKeys { keys in
-            try keys.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ec.key"])
-            try keys.openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-aes256", "-pass", "pass:sesame",
+    func refusedKeys() async throws {
+        try await withKeys { keys in
+            try await keys.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ec.key"])
+            try await keys.openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-aes256", "-pass", "pass:sesame",
                               "-out", "locked.key"])
-            let short = try keys.rsa("short.key", bits: 1024)
+            let short = try await keys.rsa("short.key", bits: 1024)
             let refusals: [(String, String)] = [
                 (try keys.read("ec.key"), "RSA: the key is not an RSA key"),
                 (try keys.read("locked.key"), "RSA: not a PEM private key"),

@@ -16,7 +16,7 @@ struct VonageApplicationFlowTests {
 
     func withVonage(_ http: RecordingHTTPClient, _ body: (TestApplication, TestClient) async throws -> Void) async throws {
         let credentials = VonageApplicationCredentials(
-            applicationId: "0b3e6a4f-5c2d-4e1f-9a8b-7c6d5e4f3a2b", privateKey: try RSAPrivateKey(pem: try OpenSSLKeys.shared().privatePEM),
+            applicationId: "0b3e6a4f-5c2d-4e1f-9a8b-7c6d5e4f3a2b", privateKey: try RSAPrivateKey(pem: try await OpenSSLKeys.shared().privatePEM),
             apiURL: "http://127.0.0.1:9", whatsappFrom: "447700900001", voiceFrom: "447700900002",
             whatsappTemplate: "acme:verify_code", publicURL: "https://tacit.example")
         let sender = VonageSender(settings: nil, application: credentials, http: http)

@@ -19,7 +19,7 @@ struct VonageApplicationRequestTests {
     }
 
     func withCredentials(template: String? = "acme:verify_code", _ body: (Setup) async throws -> Void) async throws {
-        let pair = try OpenSSLKeys.shared()
+        let pair = try await OpenSSLKeys.shared()
         let credentials = VonageApplicationCredentials(applicationId: Self.applicationId, privateKey: try RSAPrivateKey(pem: pair.privatePEM),
                                                        apiURL: "http://127.0.0.1:9/", whatsappFrom: "+447700900001",
                                                        voiceFrom: "447700900002", whatsappTemplate: template,

@@ -11,12 +11,12 @@ import TacitTesting
 struct VonageApplicationSettingsTests {
     static let applicationId = "0B3E6A4F-5C2D-4E1F-9A8B-7C6D5E4F3A2B"
 
-    func withKeyFile(_ body: (OpenSSLKeys, String) throws -> Void) throws {
+    func withKeyFile(_ body: (OpenSSLKeys, String) async throws -> Void) async throws {
         let keys = try OpenSSLKeys()
         defer { keys.remove() }
-        let pair = try OpenSSLKeys.shared()
+        let pair = try await OpenSSLKeys.shared()
         try pair.privatePEM.write(to: keys.directory.appendingPathComponent("app.key"), atomically: true, encoding: .utf8)
-        try body(keys, keys.directory.appendingPathComponent("app.key").path)
+        try await body(keys, keys.directory.appendingPathComponent("app.key").path)
     }
 
     static func parse(_ values: [String: String]) throws(ProviderSetupError) -> VonageApplicationCredentials? {
@@ -24,14 +24,14 @@ struct VonageApplicationSettingsTests {
     }
 
     @Test("no application setting configures nothing; the SMS API's settings alone carry SMS only")
-    func notConfigured() throws {
+    func notConfigured() async throws {
         #expect(try Self.parse([:]) == nil)
         #expect(try Self.parse(["TACIT_VONAGE_API_KEY": "abcd1234", "TACIT_VONAGE_SIGNATURE_SECRET": "s"]) == nil)
     }
 
     @Test("an application with both senders carries WhatsApp and voice, with the default API URL and numbers without plus")
-    func configured() throws {
-        try withKeyFile { _, path in
+    func configured() async throws {
+        try await withKeyFile { _, path in
             let credentials = try #require(try Self.parse([
                 "TACIT_VONAGE_APPLICATION_ID": Self.applicationId, "TACIT_VONAGE_PRIVATE_KEY_FILE": path,
                 "TACIT_VONAGE_WHATSAPP_FROM": "+447700900001", "TACIT_VONAGE_VOICE_FROM": "447700900002",
@@ -46,8 +46,8 @@ struct VonageApplicationSettingsTests {
     }
 
     @Test("with both the SMS API and an application, vonage carries SMS, WhatsApp and voice")
-    func bothAPIs() throws {
-        try withKeyFile { _, path in
+    func bothAPIs() async throws {
+        try await withKeyFile { _, path in
             let routed = try #require(try VonageProvider.routed(ProviderSettings([
                 "TACIT_VONAGE_API_KEY": "abcd1234", "TACIT_VONAGE_API_SECRET": "secret", "TACIT_VONAGE_FROM": "Acme",
                 "TACIT_VONAGE_APPLICATION_ID": Self.applicationId, "TACIT_VONAGE_PRIVATE_KEY_FILE": path,
@@ -58,9 +58,9 @@ struct VonageApplicationSettingsTests {
     }
 
     @Test("a missing or malformed setting, an unreadable key file and a key that is not RSA name the setting and nothing of its value")
-    func refused() throws {
-        try withKeyFile { keys, path in
-            try keys.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ec.key"])
+    func refused() async throws {
+        try await withKeyFile { keys, path in
+            try await keys.openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "ec.key"])
             let ecPath = keys.directory.appendingPathComponent("ec.key").path
             let missing = keys.directory.appendingPathComponent("absent.key").path
             let good = ["TACIT_VONAGE_APPLICATION_ID": Self.applicationId, "TACIT_VONAGE_PRIVATE_KEY_FILE": path,

@@ -73,8 +73,7 @@ public final class SMPPClient: ProviderReceiptSource {
                 await keepAlive(link)
                 current.withLock { $0 = nil }
                 if Task.isCancelled {
-                    _ = await link.request(.unbind, timeout: 1)
-                    link.close()
+                    link.unbindAndClose()
                     return
                 }
                 log("tacit: smpp: the link dropped; reconnecting")
@@ -124,7 +123,10 @@ public final class SMPPClient: ProviderReceiptSource {
                 while !Task.isCancelled {
                     try? await self.clock.sleep(until: self.clock.now().addingTimeInterval(self.settings.enquireLinkInterval))
                     guard !Task.isCancelled else { return }
-                    if case .pdu = await link.request(.enquireLink, timeout: self.settings.timeout) { continue }
+                    let answer = await link.request(.enquireLink, timeout: self.settings.timeout)
+                    // A request cut short by the session stopping says nothing about the link.
+                    guard !Task.isCancelled else { return }
+                    if case .pdu = answer { continue }
                     link.close()
                 }
             }

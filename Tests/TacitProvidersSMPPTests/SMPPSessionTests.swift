@@ -10,9 +10,9 @@ import TacitTesting
 /// number, the window, the response timeout, and what a dropped or broken link does.
 @Suite("SMPP session against a loopback SMSC")
 struct SMPPSessionTests {
-    static func settings(_ smsc: LoopbackSMSC, window: Int = 10) -> SMPPSettings {
+    static func settings(_ smsc: LoopbackSMSC, window: Int = 10, enquireLink: TimeInterval = 3600) -> SMPPSettings {
         var settings = SMPPSettings(host: "127.0.0.1", port: smsc.port, systemId: "tacit", password: "pw0rd", systemType: "OTP",
-                                    sourceAddress: "Acme", window: window, enquireLinkInterval: 3600, timeout: 5)
+                                    sourceAddress: "Acme", window: window, enquireLinkInterval: enquireLink, timeout: 5)
         settings.reconnectDelay = 0
         return settings
     }
@@ -22,13 +22,13 @@ struct SMPPSessionTests {
     }
 
     /// Runs a session on `clock` for `body`, collecting the receipts it hands on.
-    func withSession(_ smsc: LoopbackSMSC, window: Int = 10, clock: ManualClock = ManualClock(),
+    func withSession(_ smsc: LoopbackSMSC, window: Int = 10, clock: any TacitClock = ManualClock(), enquireLink: TimeInterval = 3600,
                      _ body: (SMPPClient, SMPPSender, AsyncStream<ProviderReceipt>) async throws -> Void) async throws {
-        let client = SMPPClient(settings: Self.settings(smsc, window: window), clock: clock, log: { _ in })
+        let client = SMPPClient(settings: Self.settings(smsc, window: window, enquireLink: enquireLink), clock: clock, log: { _ in })
         let (receipts, received) = AsyncStream.makeStream(of: ProviderReceipt.self)
+        defer { smsc.stop() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run(receipts: ProviderReceiptSink { received.yield($0) }) }
-            defer { smsc.stop() }
             try await body(client, SMPPSender(client: client), receipts)
             group.cancelAll()
         }
@@ -124,6 +124,20 @@ struct SMPPSessionTests {
             await smsc.wait(for: 2, .bindTransceiver)
             #expect(link.closed)
         }
+    }
+
+    @Test("a quiet link gets an enquire_link after the interval, and the session unbinds when it stops")
+    func keepAliveAndUnbind() async throws {
+        let smsc = LoopbackSMSC()
+        defer { smsc.stop() }
+        // The real clock with a short interval: the keep-alive's sleep starts after the bind,
+        // at a moment the test can't see, so a manual clock could be moved too early.
+        let client = SMPPClient(settings: Self.settings(smsc, enquireLink: 0.05), log: { _ in })
+        let session = Task { await client.run(receipts: ProviderReceiptSink { _ in }) }
+        await smsc.wait(for: 1, .enquireLink)
+        session.cancel()
+        await session.value
+        await smsc.wait(for: 1, .unbind)
     }
 
     @Test("a delivery receipt for a submitted message reaches the sink with the message's verification and step, and the SMSC gets its deliver_sm_resp")

@@ -108,6 +108,7 @@ def test_a_throttled_smsc_fails_over_to_the_next_provider_in_the_same_step(binar
         assert check(server, request_id, code) == "completed"
     finally:
         server.stop()
+    assert "unbind" in smsc.listing("commands"), "a stopping server ends its session with unbind"
 
 
 def test_the_link_dropped_between_messages_reconnects_and_the_next_goes_out_exactly_once(smpp_tacit, smsc):

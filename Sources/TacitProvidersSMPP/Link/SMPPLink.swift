@@ -97,6 +97,13 @@ final class SMPPLink: Sendable {
         try? socket.write(SMPPPDU(command, sequence: request.sequence, body: body).encoded())
     }
 
+    /// Says goodbye on the way out: the application is stopping, so the task is cancelled
+    /// and can wait for no `unbind_resp`; the SMSC still learns the session ended on purpose.
+    func unbindAndClose() {
+        try? socket.write(SMPPPDU(.unbind, sequence: nextSequence()).encoded())
+        close()
+    }
+
     /// Closes once: every request waiting for an answer or a slot ends with `.closed`.
     func close() {
         guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }

@@ -67,6 +67,12 @@ let package = Package(
             path: "Benchmarks/Retention",
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
+        // Benchmarks/run smpp: messages/s through one SMPP session at a given window.
+        .executableTarget(
+            name: "tacit-smpp-bench",
+            dependencies: ["TacitCore", "TacitServer", "TacitProvidersSMPP"],
+            path: "Benchmarks/SMPP"
+        ),
 
         .testTarget(name: "TacitCoreTests", dependencies: ["TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto"]),

@@ -53,7 +53,7 @@ struct SMPPSessionTests {
             async let second = sender.send(Self.message("+447400000002"))
             await smsc.wait(for: 2, .submitSm)
             for pdu in smsc.held.reversed() {
-                let to = try SMPPDeliverFields.destination(pdu.body)
+                let to = try SubmitFields.destination(pdu.body)
                 smsc.respond(to: pdu, id: "id-" + to)
             }
             #expect(await first.acceptedBy?.messageId == "id-447400000001")
@@ -96,7 +96,7 @@ struct SMPPSessionTests {
 
     @Test("a link dropped before the SMSC answered refuses that submit without sending it again, and the next goes out on the new link")
     func dropped() async throws {
-        let smsc = LoopbackSMSC { pdu in (try? SMPPDeliverFields.destination(pdu.body)) == "447400000001" ? nil : "msg-2" }
+        let smsc = LoopbackSMSC { pdu in (try? SubmitFields.destination(pdu.body)) == "447400000001" ? nil : "msg-2" }
         try await withSession(smsc) { _, sender, _ in
             async let first = sender.send(Self.message("+447400000001"))
             await smsc.wait(for: 1, .submitSm)
@@ -108,7 +108,7 @@ struct SMPPSessionTests {
             #expect(second.acceptedBy?.messageId == "msg-2")
             let submits = smsc.received(.submitSm)
             #expect(submits.map(\.connection) == [1, 2])
-            let destinations = try submits.map { try SMPPDeliverFields.destination($0.pdu.body) }
+            let destinations = try submits.map { try SubmitFields.destination($0.pdu.body) }
             #expect(destinations == ["447400000001", "447400000002"])
         }
     }
@@ -159,7 +159,7 @@ struct SMPPSessionTests {
 }
 
 /// Reads the destination of a submit_sm body, for the loopback SMSC's rules.
-enum SMPPDeliverFields {
+enum SubmitFields {
     static func destination(_ body: [UInt8]) throws -> String {
         var reader = SMPPReader(body)
         _ = try reader.cString(maximum: 6)

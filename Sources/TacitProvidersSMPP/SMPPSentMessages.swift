@@ -34,7 +34,7 @@ final class SMPPSentMessages: Sendable {
                 state.entries.removeValue(forKey: state.order[state.start])
                 state.start += 1
             }
-            // Compacts the queue of ids once half of it is spent.
+            // Drops the spent head of the queue once it outgrows what is kept.
             if state.start > capacity {
                 state.order.removeFirst(state.start)
                 state.start = 0

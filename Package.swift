@@ -42,13 +42,15 @@ let package = Package(
         .target(name: "TacitProvidersTwilio", dependencies: ["TacitCore", "TacitServer"]),
         // Vonage's SMS API behind the server's sender port.
         .target(name: "TacitProvidersVonage", dependencies: ["TacitCore", "TacitCrypto", "TacitServer"]),
+        // SMPP 3.4 to any SMSC over POSIX sockets: one long-lived transceiver session.
+        .target(name: "TacitProvidersSMPP", dependencies: ["TacitCore", "TacitServer"]),
         .target(name: "TacitKit"),
         .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer", "TacitProvidersDev"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"],
+            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
@@ -65,6 +67,12 @@ let package = Package(
             path: "Benchmarks/Retention",
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
+        // Benchmarks/run smpp: messages/s through one SMPP session at a given window.
+        .executableTarget(
+            name: "tacit-smpp-bench",
+            dependencies: ["TacitCore", "TacitServer", "TacitProvidersSMPP"],
+            path: "Benchmarks/SMPP"
+        ),
 
         .testTarget(name: "TacitCoreTests", dependencies: ["TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto", "TacitTesting"]),
@@ -76,6 +84,7 @@ let package = Package(
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
         .testTarget(name: "TacitProvidersTwilioTests", dependencies: ["TacitProvidersTwilio", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersVonageTests", dependencies: ["TacitProvidersVonage", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
+        .testTarget(name: "TacitProvidersSMPPTests", dependencies: ["TacitProvidersSMPP", "TacitServer", "TacitCore", "TacitStore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersDevTests", dependencies: ["TacitProvidersDev", "TacitServer", "TacitOperator", "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -19,6 +19,9 @@ extension TacitApplication {
         public var silentVerdicts: (any SilentVerdictReader)?
         /// Routes and listening hooks the providers bring.
         public var mounts: [any ProviderMount] = []
+        /// Providers that read delivery receipts over a connection of their own (SMPP): each
+        /// runs beside the workers and feeds its receipts to the engine.
+        public var receiptSources: [any ProviderReceiptSource] = []
         /// Where security warnings go (refused starts and sends, conversion drops).
         public var securityLog: SecurityLog = .standardError
         /// Every outbound HTTP call (webhooks) goes through it.

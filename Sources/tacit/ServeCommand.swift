@@ -53,7 +53,8 @@ enum ServeCommand {
         // Provider settings are checked before anything is opened or created.
         var dependencies = TacitApplication.Dependencies()
         do {
-            dependencies.sender = try ServeProviders.sender(configuration, http: dependencies.httpClient)
+            dependencies.sender = try ServeProviders.sender(configuration, http: dependencies.httpClient,
+                                                           receiptSources: &dependencies.receiptSources)
         } catch {
             CLI.printError("tacit: \(error)")
             return 2

@@ -1,5 +1,6 @@
 import Foundation
 import TacitCore
+import TacitProvidersSMPP
 import TacitProvidersTwilio
 import TacitProvidersVonage
 import TacitServer
@@ -8,12 +9,18 @@ import TacitServer
 /// the table's order (SPEC §8) and the router over them. A setting it can't start with
 /// is a `ProviderSetupError`, which `serve` prints as one line before exiting 2.
 enum ServeProviders {
-    static func sender(_ configuration: ServerConfiguration, http: any OutboundHTTPClient) throws(ProviderSetupError) -> any MessageSender {
+    /// The router over every configured provider; an SMPP session, which reads its own
+    /// receipts, joins `receiptSources`.
+    static func sender(_ configuration: ServerConfiguration, http: any OutboundHTTPClient,
+                       receiptSources: inout [any ProviderReceiptSource]) throws(ProviderSetupError) -> any MessageSender {
         let settings = configuration.providers
+        let smpp = try SMPPProvider.routed(settings)
         let providers = [
             try TwilioProvider.routed(settings, publicURL: configuration.publicURL, http: http),
             try VonageProvider.routed(settings, publicURL: configuration.publicURL, http: http),
+            smpp?.provider,
         ].compactMap { $0 }
+        if let session = smpp?.session { receiptSources.append(session) }
         return try ProviderRouter(providers: providers, routes: try settings.routes(), breaker: try ProviderBreakerSettings(settings))
     }
 

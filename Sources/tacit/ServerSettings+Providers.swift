@@ -19,8 +19,11 @@ extension ServerSettings {
           TACIT_VONAGE_REST_URL (default https://rest.nexmo.com);
           TACIT_VONAGE_APPLICATION_ID, TACIT_VONAGE_PRIVATE_KEY_FILE (WhatsApp and voice), TACIT_VONAGE_WHATSAPP_FROM,
           TACIT_VONAGE_WHATSAPP_TEMPLATE, TACIT_VONAGE_VOICE_FROM, TACIT_VONAGE_API_URL (default https://api.nexmo.com);
+          TACIT_SMPP_HOST, TACIT_SMPP_PORT (default 2775), TACIT_SMPP_SYSTEM_ID, TACIT_SMPP_PASSWORD,
+          TACIT_SMPP_SYSTEM_TYPE, TACIT_SMPP_SOURCE_ADDR, TACIT_SMPP_WINDOW (default 10),
+          TACIT_SMPP_ENQUIRE_LINK_SECONDS (default 30), TACIT_SMPP_TIMEOUT_SECONDS (default 10);
           TACIT_ROUTE_SMS, TACIT_ROUTE_VOICE, TACIT_ROUTE_WHATSAPP (providers in failover order,
-          e.g. twilio,vonage), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB);
+          e.g. twilio,vonage,smpp), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB);
           TACIT_PROVIDER_BREAKER_FAILURES (transient failures in a row that open a provider's
           circuit, default 5), TACIT_PROVIDER_BREAKER_COOLDOWN_SECONDS (before a trial send, default 30).
           Status callbacks go to TACIT_PUBLIC_URL/v1/callbacks/twilio and /v1/callbacks/vonage.

@@ -161,3 +161,4 @@ def clean_fake(request):
 
 # The Vonage fixtures live beside their fake; importing them here shares them with every test file.
 from vonage_support import clean_vonage_fake, routed, vonage_fake  # noqa: E402,F401
+from smpp_support import clean_smsc, smpp_tacit, smsc  # noqa: E402,F401

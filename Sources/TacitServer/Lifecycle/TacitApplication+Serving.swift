@@ -49,6 +49,8 @@ extension TacitApplication {
             group.addTask { await Self.runTimers(assembly, store: self.store) }
             group.addTask { await assembly.engine.webhooks.run() }
             group.addTask { await assembly.housekeeper.run() }
+            let receipts = ProviderReceiptSink(runner: assembly.engine.runner, store: self.store)
+            for source in dependencies.receiptSources { group.addTask { await source.run(receipts: receipts) } }
             if !Task.isCancelled { isReady.store(true, ordering: .relaxed) }
             started.succeed(port)
         }

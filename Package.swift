@@ -48,7 +48,7 @@ let package = Package(
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"],
+            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto", "TacitHTTP"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.

@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .systemLibrary(name: "CSQLite"),
         .systemLibrary(name: "CCrypto"),
+        // libssl's TLS client, for TacitKit's socket transport on Linux only.
+        .systemLibrary(name: "CSSL"),
         .target(
             name: "CPhoneNumber",
             cxxSettings: [.unsafeFlags(["-std=c++17"])],
@@ -42,8 +44,8 @@ let package = Package(
         .target(name: "TacitProvidersTwilio", dependencies: ["TacitCore", "TacitServer"]),
         // Vonage's SMS API behind the server's sender port.
         .target(name: "TacitProvidersVonage", dependencies: ["TacitCore", "TacitServer"]),
-        .target(name: "TacitKit"),
-        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer", "TacitProvidersDev"]),
+        .target(name: "TacitKit", dependencies: [.target(name: "CSSL", condition: .when(platforms: [.linux]))]),
+        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer", "TacitProvidersDev", "TacitKit", "CCrypto"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
@@ -70,7 +72,7 @@ let package = Package(
         .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto"]),
         .testTarget(name: "TacitPhoneTests", dependencies: ["TacitPhone"]),
         .testTarget(name: "TacitStoreSQLiteTests", dependencies: ["TacitStoreSQLite", "TacitStore", "TacitCore", "TacitTesting"]),
-        .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP"]),
+        .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP", "TacitKit", "TacitTesting"]),
         .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
         .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto", "TacitProvidersDev"]),
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),

@@ -6,3 +6,4 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 #include <openssl/err.h>
+#include <openssl/x509v3.h>

@@ -49,11 +49,13 @@ struct TLSServeSettingTests {
     ]
 
     @Test("a bad TLS setting stops serve with exit 2 and one line naming it", arguments: refusals)
-    func refuses(_ refusal: Refusal) throws {
+    func refuses(_ refusal: Refusal) async throws {
         let files = try Files()
         defer { try? FileManager.default.removeItem(at: files.directory) }
-        let run = try KeyFixtures.tacit(["serve", "--port", "0", "--db", files.database, "--secret", "tls-test-secret"] + refusal.flags(files),
-                                        environment: refusal.environment(files))
+        let arguments = ["serve", "--port", "0", "--db", files.database, "--secret", "tls-test-secret"] + refusal.flags(files)
+        let environment = refusal.environment(files)
+        // Waiting for the process holds a thread: not one of the pool the live servers need.
+        let run = try await TimelineCLITests.offPool { try KeyFixtures.tacit(arguments, environment: environment) }
         #expect(run.status == 2)
         #expect(run.err.trimmingCharacters(in: .newlines) == "tacit: " + refusal.message)
         #expect(!run.err.contains("BEGIN"))
@@ -67,14 +69,16 @@ struct TLSServeSettingTests {
         let server = try TimelineCLITests.launch(["serve", "--dev", "--port", "0", "--db", files.database,
                                                   "--tls-cert", files.path("cert.pem"), "--tls-key", files.path("key.pem")])
         defer { server.terminate() }
-        var seen = Data()
         let handle = server.standardOutput!.fileHandleForReading
-        while !String(decoding: seen, as: UTF8.self).contains("Console:") {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            seen += chunk
+        let text = try await TimelineCLITests.offPool { () -> String in
+            var seen = Data()
+            while !String(decoding: seen, as: UTF8.self).contains("Console:") {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                seen += chunk
+            }
+            return String(decoding: seen, as: UTF8.self)
         }
-        let text = String(decoding: seen, as: UTF8.self)
         let base = try #require(text.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix("https://127.0.0.1:") }.map(String.init))
         let transport = SocketCellularTransport(extraTrust: [.pem(TestCertificates.shared.authorityPEM)])
         let health = try await transport.send(CellularRequest(url: URL(string: base + "/healthz")!))

@@ -16,13 +16,16 @@ public struct SocketCellularTransport: CellularTransport {
     public var sourceAddress: String?
     /// The interface to bind with `SO_BINDTODEVICE`, e.g. `wwan0`.
     public var interface: String?
-    /// Authorities trusted for `https://` besides the system's, e.g. a test CA.
-    public var extraTrust: [CertificateAuthority]
+    /// Authorities trusted for `https://` besides the system's, e.g. a test CA. A PEM
+    /// file is read once, when the transport's first `https://` exchange sets TLS up.
+    public let extraTrust: [CertificateAuthority]
+    private let tls: TLSContextCache
 
     public init(sourceAddress: String? = nil, interface: String? = nil, extraTrust: [CertificateAuthority] = []) {
         self.sourceAddress = sourceAddress
         self.interface = interface
         self.extraTrust = extraTrust
+        self.tls = TLSContextCache(trusting: extraTrust)
     }
 
     /// True when the interface exists and the source address can be bound.
@@ -37,6 +40,8 @@ public struct SocketCellularTransport: CellularTransport {
     public func send(_ request: CellularRequest) async throws -> CellularResponse {
         try Task.checkCancellation()
         let target = try HTTPTarget(request.url)
+        // Before connecting, so the server's clock for the handshake starts with it.
+        let context = target.isSecure ? try tls.context() : nil
         let (socket, address) = try makeSocket(for: target)
         let deadline = ContinuousClock.now.advanced(by: request.timeout)
         return try await withTaskCancellationHandler {
@@ -46,7 +51,7 @@ public struct SocketCellularTransport: CellularTransport {
                 DispatchQueue(label: "tacit.socket-exchange").async {
                     continuation.resume(with: Result {
                         try socket.connect(to: address, deadline: deadline)
-                        let channel = try open(target, over: socket, deadline: deadline)
+                        let channel = try open(target, over: socket, context: context, deadline: deadline)
                         try channel.write(target.requestBytes(request), deadline: deadline)
                         return try readResponse(channel, isHead: request.method == "HEAD", deadline: deadline)
                     })
@@ -75,9 +80,9 @@ public struct SocketCellularTransport: CellularTransport {
     }
 
     /// The connected socket itself for `http://`, a verified TLS session over it for `https://`.
-    private func open(_ target: HTTPTarget, over socket: SocketHandle, deadline: ContinuousClock.Instant) throws -> any ByteChannel {
-        guard target.isSecure else { return socket }
-        let context = try TLSClientContext(trusting: extraTrust)
+    private func open(_ target: HTTPTarget, over socket: SocketHandle, context: TLSClientContext?,
+                      deadline: ContinuousClock.Instant) throws -> any ByteChannel {
+        guard let context else { return socket }
         return try TLSChannel(over: socket, host: target.host, context: context, deadline: deadline)
     }
 

@@ -14,8 +14,14 @@ final class TLSClientContext: @unchecked Sendable {
         self.context = context
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
         _ = SSL_CTX_ctrl(context, SSL_CTRL_SET_MIN_PROTO_VERSION, Int(TLS1_2_VERSION), nil)
-        // Debian's OpenSSL reads /etc/ssl/certs, which ca-certificates keeps.
-        guard SSL_CTX_set_default_verify_paths(context) == 1 else { throw Self.failure("the system trust store could not be read") }
+        // The system's hashed directory (/etc/ssl/certs, kept by ca-certificates, or
+        // SSL_CERT_DIR) is read one issuer at a time when a chain needs it; the bundle file
+        // would be parsed whole, some 150 certificates, for every context. A bundle named by
+        // SSL_CERT_FILE is still honoured.
+        guard SSL_CTX_set_default_verify_dir(context) == 1 else { throw Self.failure("the system trust store could not be read") }
+        if ProcessInfo.processInfo.environment["SSL_CERT_FILE"] != nil, SSL_CTX_set_default_verify_file(context) != 1 {
+            throw Self.failure("the SSL_CERT_FILE bundle could not be read")
+        }
         for authority in extra { try add(authority) }
     }
 

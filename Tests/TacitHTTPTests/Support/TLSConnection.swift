@@ -10,8 +10,13 @@ final class TLSConnection: @unchecked Sendable {  // safe: each test uses a conn
     private let channel: TLSChannel
     private var received: [UInt8] = []
 
+    /// Made once: loading the system's trust store is slow enough to eat into the
+    /// server's request deadline if each connection did it.
+    private static let context = Result { try TLSClientContext(trusting: [.pem(TestCertificates.shared.authorityPEM)]) }
+
     /// Connects to 127.0.0.1 (from `source` when given) and completes the handshake.
     init(port: Int, source: String? = nil) throws {
+        let context = try Self.context.get()
         let deadline = ContinuousClock.now + .seconds(5)
         guard let address = try SocketAddress.resolve(host: "127.0.0.1", port: port, numericOnly: true).first else {
             throw CellularTransportError(.connectionFailed, "no address")
@@ -21,7 +26,6 @@ final class TLSConnection: @unchecked Sendable {  // safe: each test uses a conn
             try socket.bind(to: local)
         }
         try socket.connect(to: address, deadline: deadline)
-        let context = try TLSClientContext(trusting: [.pem(TestCertificates.shared.authorityPEM)])
         channel = try TLSChannel(over: socket, host: "127.0.0.1", context: context, deadline: deadline)
     }
 

@@ -80,12 +80,12 @@ class FakeTwilio:
 class Tacit:
     """A non-dev `tacit serve` on a port of its own, with one API key."""
 
-    def __init__(self, binary, fake_url, extra_env=None):
+    def __init__(self, binary, fake_url, extra_env=None, serve_args=(), scheme="http"):
         self.binary = binary
         self.workdir = tempfile.mkdtemp(prefix="tacit-providers-")
         self.db = os.path.join(self.workdir, "tacit.db")
         port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
+        self.url = f"{scheme}://127.0.0.1:{port}"
         self.env = twilio_env(fake_url) | {
             "TACIT_SECRET": SECRET, "TACIT_PUBLIC_URL": self.url, "TACIT_RATE_SENDS_PER_NUMBER": "1000/60",
             "TACIT_RATE_VERIFICATIONS_PER_NUMBER": "1000/60",
@@ -95,7 +95,7 @@ class Tacit:
         self.key = next(line for line in created.stdout.splitlines() if line.startswith("tk_"))
         self.stderr_path = os.path.join(self.workdir, "serve.stderr")
         self.stderr = open(self.stderr_path, "w+")
-        self.process = subprocess.Popen([binary, "serve", "--port", str(port), "--db", self.db],
+        self.process = subprocess.Popen([binary, "serve", "--port", str(port), "--db", self.db, *serve_args],
                                         env=self.env, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         for line in self.process.stdout:
             if "listening on" in line:
@@ -161,3 +161,5 @@ def clean_fake(request):
 
 # The Vonage fixtures live beside their fake; importing them here shares them with every test file.
 from vonage_support import clean_vonage_fake, routed, vonage_fake  # noqa: E402,F401
+# Likewise the TLS fixtures: a certificate for 127.0.0.1 and a `tacit serve` over HTTPS.
+from tls_support import tacit_tls, tls_files, trust_tacit_tls  # noqa: E402,F401

@@ -7,7 +7,7 @@ import Glibc
 /// The server only hands them to libmicrohttpd, which reads them through GnuTLS when it
 /// starts; checking that they parse and belong together is the caller's job, so that a
 /// bad file is reported by the setting that named it. The description never shows the key.
-public struct TLSCredentials: Sendable, Equatable, CustomStringConvertible {
+public struct TLSCredentials: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The server's certificate first, then any intermediates.
     public var certificateChainPEM: String
     /// The private key matching the first certificate, unencrypted.
@@ -19,6 +19,9 @@ public struct TLSCredentials: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { "TLSCredentials(certificate chain, private key hidden)" }
+
+    /// No children, so `dump` and reflection-based printing can't reach the key either.
+    public var customMirror: Mirror { Mirror(self, children: []) }
 }
 
 /// NUL-terminated copies of the credentials that outlive the daemon: libmicrohttpd is

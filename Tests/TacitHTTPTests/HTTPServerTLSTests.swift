@@ -156,9 +156,16 @@ struct HTTPServerTLSTests {
         #expect(error?.code == .tlsFailed)
     }
 
-    @Test("the credentials' description never shows the key")
+    @Test("the credentials' description, debug description and dump never show the key, nor a configuration holding them")
     func descriptionHidesKey() {
-        #expect(!"\(Self.credentials)".contains("PRIVATE KEY"))
-        #expect(!String(reflecting: Self.credentials).contains("PRIVATE KEY"))
+        var dumped = ""
+        dump(Self.credentials, to: &dumped)
+        var configuration = HTTPServer.Configuration()
+        configuration.tls = Self.credentials
+        var dumpedConfiguration = ""
+        dump(configuration, to: &dumpedConfiguration)
+        let texts = ["\(Self.credentials)", String(reflecting: Self.credentials), dumped, "\(configuration)", dumpedConfiguration]
+        #expect(Self.credentials.privateKeyPEM.contains("PRIVATE KEY"))
+        #expect(texts.allSatisfy { !$0.contains("PRIVATE KEY") })
     }
 }

@@ -25,7 +25,11 @@ final class TLSChannel: ByteChannel, @unchecked Sendable {
     /// certificate fails verification, `.tlsFailed` when the handshake fails otherwise.
     init(over socket: SocketHandle, host: String, context: TLSClientContext, deadline: ContinuousClock.Instant) throws {
         guard let ssl = SSL_new(context.context) else { throw TLSClientContext.failure("no TLS session") }
-        guard let incoming = BIO_new(BIO_s_mem()), let outgoing = BIO_new(BIO_s_mem()) else {
+        let incoming = BIO_new(BIO_s_mem()), outgoing = BIO_new(BIO_s_mem())
+        guard let incoming, let outgoing else {
+            // BIO_free takes nil, and the session owns neither buffer yet.
+            BIO_free(incoming)
+            BIO_free(outgoing)
             SSL_free(ssl)
             throw TLSClientContext.failure("no TLS buffers")
         }

@@ -32,6 +32,34 @@ struct SocketCellularTransportTLSTests {
         await server.stop()
     }
 
+    @Test("a host name is verified against the certificate's DNS names: localhost passes, elsewhere.test's certificate does not")
+    func nameVerification() async throws {
+        let server = try TLSTestServer { _ in .text("by name") }
+        let port = server.url("/").port!
+        let response = try await Self.trusting.send(CellularRequest(url: URL(string: "https://localhost:\(port)/")!))
+        #expect(String(decoding: response.body, as: UTF8.self) == "by name")
+        await server.stop()
+        let other = try TLSTestServer(Self.certificates.otherHost) { _ in .text("never") }
+        let error = await #expect(throws: CellularTransportError.self) {
+            try await Self.trusting.send(CellularRequest(url: URL(string: "https://localhost:\(other.url("/").port!)/")!))
+        }
+        #expect(error?.message == "the certificate is for another host")
+        await other.stop()
+    }
+
+    @Test("the ClientHello names the host (SNI) for a host name, and names no address for an IP literal")
+    func serverNameIndication() async throws {
+        let catcher = try HelloCatcher()
+        defer { catcher.stop() }
+        for host in ["localhost", "127.0.0.1"] {
+            _ = try? await Self.trusting.send(CellularRequest(url: URL(string: "https://\(host):\(catcher.port)/")!, timeout: .seconds(3)))
+        }
+        let hellos = catcher.hellos.map { String(decoding: $0, as: UTF8.self) }
+        try #require(hellos.count == 2)
+        #expect(hellos[0].contains("localhost"))
+        #expect(!hellos[1].contains("127.0.0.1"))
+    }
+
     @Test("the extra CA may be given as a PEM file")
     func extraTrustFromFile() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-ca-\(UUID().uuidString).pem").path

@@ -6,6 +6,7 @@ import os
 import pathlib
 import re
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -27,14 +28,15 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def http(method, url, body=None, headers=None):
-    """One request; returns (status, parsed JSON or text, headers)."""
+def http(method, url, body=None, headers=None, cafile=None):
+    """One request; returns (status, parsed JSON or text, headers). `cafile` is trusted for https."""
     data = json.dumps(body).encode() if isinstance(body, (dict, list)) else body
     request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
     if isinstance(body, (dict, list)):
         request.add_header("Content-Type", "application/json")
+    context = ssl.create_default_context(cafile=cafile) if cafile else None
     try:
-        with urllib.request.urlopen(request, timeout=10) as reply:
+        with urllib.request.urlopen(request, timeout=10, context=context) as reply:
             status, raw, reply_headers = reply.status, reply.read(), reply.headers
     except urllib.error.HTTPError as error:
         status, raw, reply_headers = error.code, error.read(), error.headers
@@ -80,8 +82,9 @@ class FakeTwilio:
 class Tacit:
     """A non-dev `tacit serve` on a port of its own, with one API key."""
 
-    def __init__(self, binary, fake_url, extra_env=None, serve_args=(), scheme="http"):
+    def __init__(self, binary, fake_url, extra_env=None, serve_args=(), scheme="http", cafile=None):
         self.binary = binary
+        self.cafile = cafile
         self.workdir = tempfile.mkdtemp(prefix="tacit-providers-")
         self.db = os.path.join(self.workdir, "tacit.db")
         port = free_port()
@@ -104,7 +107,7 @@ class Tacit:
             raise RuntimeError("tacit serve exited before listening: " + self.log())
 
     def call(self, method, path, body=None):
-        return http(method, self.url + path, body, {"Authorization": f"Bearer {self.key}"})
+        return http(method, self.url + path, body, {"Authorization": f"Bearer {self.key}"}, cafile=self.cafile)
 
     def start(self, number, channels):
         status, body, _ = self.call("POST", "/v1/verifications",

@@ -28,6 +28,11 @@ def test_a_v1_start_over_https_sends_the_code_and_reads_back(tacit_tls, trust_ta
     assert state.json()["status"] == "pending"
 
 
+def test_the_fixtures_own_calls_trust_the_certificate_too(tacit_tls):
+    request_id = tacit_tls.start("+12015550123", ["sms"])
+    assert "sms:code_sent" in [event["label"] for event in tacit_tls.events(request_id)]
+
+
 def test_the_certificate_is_really_checked_without_the_bundle(tacit_tls, monkeypatch):
     monkeypatch.delenv("REQUESTS_CA_BUNDLE", raising=False)
     monkeypatch.delenv("CURL_CA_BUNDLE", raising=False)

@@ -40,8 +40,10 @@ def tls_files():
 
 @pytest.fixture(scope="session")
 def tacit_tls(binary, fake, tls_files):
-    """A non-dev `tacit serve` over HTTPS (its `url` starts with https://), Twilio at the fake."""
-    server = Tacit(binary, fake.url, serve_args=("--tls-cert", tls_files.cert, "--tls-key", tls_files.key), scheme="https")
+    """A non-dev `tacit serve` over HTTPS (its `url` starts with https://), Twilio at the fake;
+    its `call`, `start` and `events` trust the certificate."""
+    server = Tacit(binary, fake.url, serve_args=("--tls-cert", tls_files.cert, "--tls-key", tls_files.key), scheme="https",
+                   cafile=tls_files.cert)
     yield server
     server.stop()
 

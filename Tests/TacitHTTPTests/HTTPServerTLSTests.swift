@@ -122,6 +122,22 @@ struct HTTPServerTLSTests {
         }
     }
 
+    @Test("a connection that never starts its TLS handshake is closed at the request deadline too")
+    func stalledHandshakeIsCutOff() async throws {
+        let calls = Calls()
+        try await withLiveServer(Self.tls { $0.requestDeadline = .seconds(1) }, handler: calls.handler) { server, _ in
+            let port = server.port
+            let kept = try await offPool { () -> Duration in
+                let start = ContinuousClock.now
+                let connection = try RawConnection(port: port)
+                _ = try? connection.readToEnd()
+                return ContinuousClock.now - start
+            }
+            #expect(kept >= .milliseconds(900) && kept < .seconds(5), "closed after \(kept)")
+            #expect(server.requestsCutOff == 1)
+        }
+    }
+
     @Test("connections beyond the per-address limit are closed at accept, before their handshake ends")
     func perAddressLimitOverTLS() async throws {
         let calls = Calls()

@@ -6,7 +6,7 @@ import TacitTesting
 /// `tacit serve --tls-cert FILE --tls-key FILE` run as the built binary: a good pair
 /// serves HTTPS, and every bad setting stops it with exit 2 and one line naming the
 /// setting, before the database is created and without printing a file's contents.
-@Suite("tacit serve over TLS (the built binary)", .timeLimit(.minutes(1)))
+@Suite("tacit serve over TLS (the built binary)", .serialized, .timeLimit(.minutes(1)))
 struct TLSServeSettingTests {
     struct Files {
         let directory: URL

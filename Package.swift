@@ -14,6 +14,8 @@ let package = Package(
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .systemLibrary(name: "CSQLite"),
         .systemLibrary(name: "CCrypto"),
+        // libssl's TLS client, for TacitKit's socket transport on Linux only.
+        .systemLibrary(name: "CSSL"),
         .target(
             name: "CPhoneNumber",
             cxxSettings: [.unsafeFlags(["-std=c++17"])],
@@ -44,13 +46,13 @@ let package = Package(
         .target(name: "TacitProvidersVonage", dependencies: ["TacitCore", "TacitCrypto", "TacitServer"]),
         // SMPP 3.4 to any SMSC over POSIX sockets: one long-lived transceiver session.
         .target(name: "TacitProvidersSMPP", dependencies: ["TacitCore", "TacitServer"]),
-        .target(name: "TacitKit"),
-        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer", "TacitProvidersDev"]),
+        .target(name: "TacitKit", dependencies: [.target(name: "CSSL", condition: .when(platforms: [.linux]))]),
+        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer", "TacitProvidersDev", "TacitKit", "CCrypto"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto"],
+            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto", "TacitHTTP"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
@@ -78,7 +80,7 @@ let package = Package(
         .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto", "TacitTesting"]),
         .testTarget(name: "TacitPhoneTests", dependencies: ["TacitPhone"]),
         .testTarget(name: "TacitStoreSQLiteTests", dependencies: ["TacitStoreSQLite", "TacitStore", "TacitCore", "TacitTesting"]),
-        .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP"]),
+        .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP", "TacitKit", "TacitTesting"]),
         .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
         .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto", "TacitProvidersDev"]),
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),

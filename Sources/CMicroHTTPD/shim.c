@@ -36,8 +36,8 @@ struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct so
                               const struct cmhd_limits *limits,
                               MHD_AccessHandlerCallback handler, void *handler_cls,
                               MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback notify,
-                              cmhd_log_sink sink) {
-    struct MHD_OptionItem ops[11];
+                              cmhd_log_sink sink, const struct cmhd_tls *tls) {
+    struct MHD_OptionItem ops[13];
     int i = 0;
     // First, so that no message of the daemon's start-up reaches stderr on its own.
     log_sink = sink;
@@ -56,9 +56,18 @@ struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct so
     ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_TIMEOUT, limits->connection_timeout, NULL };
     ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, handler_cls };
     if (notify) { ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, handler_cls }; }
+    if (tls) {
+        flags |= MHD_USE_TLS;
+        ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)tls->certificate_pem };
+        ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls->private_key_pem };
+    }
     ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
                             MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+}
+
+int cmhd_tls_supported(void) {
+    return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
 }
 
 int cmhd_connection_fd(struct MHD_Connection *connection) {

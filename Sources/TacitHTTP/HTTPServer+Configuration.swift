@@ -32,6 +32,9 @@ extension HTTPServer {
         /// Where libmicrohttpd's messages go (a client gone before its answer, a failed
         /// accept), each a line with every request path cut to its first segment.
         public var errorLog: @Sendable (String) -> Void
+        /// When set, the server speaks HTTPS only on its port, with these credentials; a
+        /// plain-HTTP request to it fails its TLS handshake and is closed.
+        public var tls: TLSCredentials?
 
         /// Creates a configuration; every value has a default.
         public init(
@@ -46,7 +49,8 @@ extension HTTPServer {
             connectionTimeoutSeconds: Int = 30,
             requestDeadline: Duration = .seconds(20),
             shutdownGracePeriod: Duration = .seconds(5),
-            errorLog: @escaping @Sendable (String) -> Void = ServerLog.standardError
+            errorLog: @escaping @Sendable (String) -> Void = ServerLog.standardError,
+            tls: TLSCredentials? = nil
         ) {
             self.host = host
             self.port = port
@@ -60,6 +64,7 @@ extension HTTPServer {
             self.requestDeadline = requestDeadline
             self.shutdownGracePeriod = shutdownGracePeriod
             self.errorLog = errorLog
+            self.tls = tls
         }
     }
 }

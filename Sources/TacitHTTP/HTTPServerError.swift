@@ -9,6 +9,9 @@ public struct HTTPServerError: Error, Equatable, CustomStringConvertible {
         public static let addressInUse = Code(name: "address-in-use")
         /// libmicrohttpd refused to start for another reason.
         public static let startFailed = Code(name: "start-failed")
+        /// TLS was configured but libmicrohttpd was built without it, or GnuTLS refused the
+        /// certificate or key.
+        public static let tlsFailed = Code(name: "tls-failed")
         /// `start()` was called on a server that already ran.
         public static let alreadyStarted = Code(name: "already-started")
         public var description: String { name }

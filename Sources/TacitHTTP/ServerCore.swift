@@ -24,11 +24,14 @@ final class ServerCore: Sendable {
     let streamReads = Atomic<Int>(0)
     /// Cuts off requests that take longer than `requestDeadline` to arrive.
     let deadlines: RequestDeadlines
+    /// The TLS credentials as libmicrohttpd reads them, kept for the daemon's lifetime.
+    let tls: TLSBuffers?
 
     init(configuration: HTTPServer.Configuration, handler: @escaping HTTPHandler) {
         self.configuration = configuration
         self.handler = handler
         self.deadlines = RequestDeadlines(limit: configuration.requestDeadline)
+        self.tls = configuration.tls.map(TLSBuffers.init)
     }
 
     func register(_ context: ConnectionContext) {

@@ -1,4 +1,5 @@
 import Foundation
+import TacitHTTP
 
 /// Everything `tacit serve` can be told, by flag, `TACIT_*` environment variable or config file.
 public struct ServerConfiguration: Sendable, Equatable {
@@ -21,6 +22,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// The secret shared with a separately running operator, which signs its gateway
     /// answers with a key derived from it; nil uses a fresh in-process key (dev).
     public var operatorSecret: String?
+    /// The certificate chain and key to serve HTTPS with (`--tls-cert`, `--tls-key`);
+    /// plain HTTP when nil.
+    public var tls: TLSCredentials?
     public var threadPoolSize = 4
     public var maxInFlight = 2048
     /// Open connections one peer address may hold; 0 for no limit. Behind a proxy every
@@ -57,6 +61,6 @@ public struct ServerConfiguration: Sendable, Equatable {
     public func baseURL(port actualPort: Int) -> String {
         if let publicURL { return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL }
         let shownHost = host == "0.0.0.0" ? "127.0.0.1" : host.contains(":") ? "[\(host)]" : host
-        return "http://\(shownHost):\(actualPort)"
+        return "\(tls == nil ? "http" : "https")://\(shownHost):\(actualPort)"
     }
 }

@@ -33,7 +33,7 @@ extension TestApplication {
         var commands = supervisor.commands.makeAsyncIterator()
         while true {
             let application = self.application
-            let serving: TacitApplication.Serving = mode == .live ? .http : .inProcess
+            let serving: TacitApplication.Serving = mode == .inProcess ? .inProcess : .http
             let stop = try await withThrowingTaskGroup(of: Void.self) { group -> Command? in
                 group.addTask { try await application.run(serving: serving) }
                 let command = await commands.next()

@@ -20,6 +20,9 @@ public final class TestApplication: Sendable {
         case inProcess
         /// Real HTTP on an ephemeral loopback port.
         case live
+        /// Real HTTPS on an ephemeral loopback port, served with `TestCertificates.shared`'s
+        /// loopback certificate; the client trusts the test CA and nothing else extra.
+        case liveTLS
     }
 
     public let mode: Mode
@@ -43,6 +46,7 @@ public final class TestApplication: Sendable {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let lines = LineLog()
         var configuration = Self.configuration(databasePath: directory.appendingPathComponent("tacit.db").path)
+        if mode == .liveTLS { configuration.tls = TestCertificates.shared.loopback.credentials }
         let httpClient = RecordingHTTPClient()
         var dependencies = Self.dependencies(clock: clock, sender: sender, httpClient: httpClient, log: lines)
         configure(&configuration, &dependencies)

@@ -40,6 +40,7 @@ public struct TestClient: Sendable {
         switch app.mode {
         case .inProcess: return await sendInProcess(method, path, body: body, headers: fields)
         case .live: return try await LiveTransport.shared.send(method, url: app.baseURL + path, body: body, headers: fields)
+        case .liveTLS: return try await LiveTLSTransport.send(method, url: app.baseURL + path, body: body, headers: fields)
         }
     }
 

@@ -9,11 +9,12 @@ enum ServeCommand {
     static let usage = """
         Usage: tacit serve [--dev] [--host HOST] [--port PORT] [--db PATH] [--database-url URL]
                            [--config FILE] [--secret SECRET] [--key-file PATH] [--public-url URL]
-                           [--operator-latency MS]
+                           [--operator-latency MS] [--tls-cert FILE --tls-key FILE]
 
         Runs the Tacit verification server. Every flag has an environment variable:
         TACIT_HOST, TACIT_PORT, TACIT_DB, TACIT_DATABASE_URL, TACIT_CONFIG, TACIT_SECRET,
-        TACIT_OLD_SECRETS, TACIT_KEY_FILE, TACIT_PUBLIC_URL, TACIT_OPERATOR_LATENCY, TACIT_DEV=1.
+        TACIT_OLD_SECRETS, TACIT_KEY_FILE, TACIT_PUBLIC_URL, TACIT_OPERATOR_LATENCY, TACIT_TLS_CERT,
+        TACIT_TLS_KEY, TACIT_DEV=1.
         Webhooks and provider callbacks are set by variable or config file only:
         TACIT_WEBHOOK_URL, TACIT_WEBHOOK_SECRETS (space-separated whsec_ secrets, newest first),
         TACIT_WEBHOOK_EVENTS (comma-separated types; default all), the same with _2 … _9 for
@@ -29,7 +30,7 @@ enum ServeCommand {
           --config FILE         a file of KEY=VALUE lines using the TACIT_* names
           --public-url URL      the URL devices reach this server at
           --operator-latency MS latency the virtual operator adds per hop (default 0)
-        """ + "\n" + ServerSettings.retentionUsage + "\n" + """
+        """ + "\n" + ServerSettings.tlsUsage + "\n" + ServerSettings.retentionUsage + "\n" + """
 
         Keys (never kept in the database; see `tacit keys rotate` and `tacit keys reseal`):
         """ + "\n" + ServerSettings.keyUsage + "\n" + """
@@ -43,6 +44,9 @@ enum ServeCommand {
             configuration = try ServerSettings.configuration(arguments)
         } catch let error as Arguments.UsageError {
             return CLI.usageError(error.message, usage: usage)
+        } catch let error as ServerSettings.TLSSettingError {
+            CLI.printError("tacit: \(error)")
+            return 2
         } catch {
             return CLI.usageError("\(error)", usage: usage)
         }

@@ -7,7 +7,7 @@ enum ServerSettings {
         .union(keyValued)
 
     static func configuration(_ arguments: [String]) throws -> ServerConfiguration {
-        let parsed = try Arguments(arguments, valued: valued.union(securityValued).union(retentionValued), flags: ["dev"])
+        let parsed = try Arguments(arguments, valued: valued.union(securityValued).union(retentionValued).union(tlsValued), flags: ["dev"])
         if let extra = parsed.positional.first { throw Arguments.UsageError(message: "unexpected argument \(extra)") }
         let environment = ProcessInfo.processInfo.environment
         var file: [String: String] = [:]
@@ -33,6 +33,7 @@ enum ServerSettings {
             configuration.operatorLatencyMilliseconds = ms
         }
         try applySecurity(&configuration, setting)
+        try applyTLS(&configuration, setting)
         try applyRetention(&configuration, setting)
         applyProviders(to: &configuration, environment: environment, file: file)
         try applyWebhooks(to: &configuration) { flag in

@@ -84,10 +84,10 @@ struct SocketCellularTransportTests {
         }
     }
 
-    @Test("https and unknown interfaces are refused up front")
+    @Test("schemes other than http and https, and unknown interfaces, are refused up front")
     func refusals() async throws {
         await #expect(throws: CellularTransportError.self) {
-            try await SocketCellularTransport().send(CellularRequest(url: URL(string: "https://127.0.0.1/")!))
+            try await SocketCellularTransport().send(CellularRequest(url: URL(string: "ftp://127.0.0.1/")!))
         }
         #expect(SocketCellularTransport(interface: "nosuchif0").isAvailable == false)
         #expect(SocketCellularTransport(sourceAddress: "192.0.2.77").isAvailable == false)

@@ -6,6 +6,7 @@ import os
 import pathlib
 import re
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -27,14 +28,15 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def http(method, url, body=None, headers=None):
-    """One request; returns (status, parsed JSON or text, headers)."""
+def http(method, url, body=None, headers=None, cafile=None):
+    """One request; returns (status, parsed JSON or text, headers). `cafile` is trusted for https."""
     data = json.dumps(body).encode() if isinstance(body, (dict, list)) else body
     request = urllib.request.Request(url, data=data, method=method, headers=headers or {})
     if isinstance(body, (dict, list)):
         request.add_header("Content-Type", "application/json")
+    context = ssl.create_default_context(cafile=cafile) if cafile else None
     try:
-        with urllib.request.urlopen(request, timeout=10) as reply:
+        with urllib.request.urlopen(request, timeout=10, context=context) as reply:
             status, raw, reply_headers = reply.status, reply.read(), reply.headers
     except urllib.error.HTTPError as error:
         status, raw, reply_headers = error.code, error.read(), error.headers
@@ -80,12 +82,13 @@ class FakeTwilio:
 class Tacit:
     """A non-dev `tacit serve` on a port of its own, with one API key."""
 
-    def __init__(self, binary, fake_url, extra_env=None):
+    def __init__(self, binary, fake_url, extra_env=None, serve_args=(), scheme="http", cafile=None):
         self.binary = binary
+        self.cafile = cafile
         self.workdir = tempfile.mkdtemp(prefix="tacit-providers-")
         self.db = os.path.join(self.workdir, "tacit.db")
         port = free_port()
-        self.url = f"http://127.0.0.1:{port}"
+        self.url = f"{scheme}://127.0.0.1:{port}"
         self.env = twilio_env(fake_url) | {
             "TACIT_SECRET": SECRET, "TACIT_PUBLIC_URL": self.url, "TACIT_RATE_SENDS_PER_NUMBER": "1000/60",
             "TACIT_RATE_VERIFICATIONS_PER_NUMBER": "1000/60",
@@ -95,7 +98,7 @@ class Tacit:
         self.key = next(line for line in created.stdout.splitlines() if line.startswith("tk_"))
         self.stderr_path = os.path.join(self.workdir, "serve.stderr")
         self.stderr = open(self.stderr_path, "w+")
-        self.process = subprocess.Popen([binary, "serve", "--port", str(port), "--db", self.db],
+        self.process = subprocess.Popen([binary, "serve", "--port", str(port), "--db", self.db, *serve_args],
                                         env=self.env, stdout=subprocess.PIPE, stderr=self.stderr, text=True)
         for line in self.process.stdout:
             if "listening on" in line:
@@ -104,7 +107,7 @@ class Tacit:
             raise RuntimeError("tacit serve exited before listening: " + self.log())
 
     def call(self, method, path, body=None):
-        return http(method, self.url + path, body, {"Authorization": f"Bearer {self.key}"})
+        return http(method, self.url + path, body, {"Authorization": f"Bearer {self.key}"}, cafile=self.cafile)
 
     def start(self, number, channels):
         status, body, _ = self.call("POST", "/v1/verifications",
@@ -162,3 +165,5 @@ def clean_fake(request):
 # The Vonage fixtures live beside their fake; importing them here shares them with every test file.
 from vonage_support import clean_vonage_fake, routed, vonage_fake  # noqa: E402,F401
 from smpp_support import clean_smsc, smpp_tacit, smsc  # noqa: E402,F401
+# Likewise the TLS fixtures: a certificate for 127.0.0.1 and a `tacit serve` over HTTPS.
+from tls_support import tacit_tls, tls_files, trust_tacit_tls  # noqa: E402,F401

@@ -24,14 +24,25 @@ struct cmhd_limits {
     unsigned int connection_timeout;
 };
 
+/// A certificate chain and its private key, both PEM, NUL-terminated. libmicrohttpd
+/// (through GnuTLS) reads them while the daemon starts.
+struct cmhd_tls {
+    const char *certificate_pem;
+    const char *private_key_pem;
+};
+
 /// Starts a daemon through MHD_OPTION_ARRAY, since MHD_start_daemon is variadic. The
 /// daemon's messages go to `sink` (the same function for every daemon) instead of stderr;
-/// `completed` and `notify` (when given) are called with `handler_cls`.
+/// `completed` and `notify` (when given) are called with `handler_cls`. With `tls` the
+/// daemon speaks only HTTPS.
 struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct sockaddr *bind_addr,
                               const struct cmhd_limits *limits,
                               MHD_AccessHandlerCallback handler, void *handler_cls,
                               MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback notify,
-                              cmhd_log_sink sink);
+                              cmhd_log_sink sink, const struct cmhd_tls *tls);
+
+/// 1 when the installed libmicrohttpd was built with TLS (GnuTLS), else 0.
+int cmhd_tls_supported(void);
 
 /// The connection's socket, or -1.
 int cmhd_connection_fd(struct MHD_Connection *connection);

@@ -12,7 +12,7 @@ import Synchronization
 enum SocketEventStream {
     /// Starts the request, or returns nil for a URL it can't serve (https).
     static func open(_ request: URLRequest, idleTimeout: TimeInterval) -> AsyncThrowingStream<SSEConnection.Chunk, any Error>? {
-        guard let url = request.url, let target = try? HTTPTarget(url) else { return nil }
+        guard let url = request.url, let target = try? HTTPTarget(url), !target.isSecure else { return nil }
         let head = target.requestBytes(CellularRequest(method: request.httpMethod ?? "GET", url: url,
                                                        headers: request.allHTTPHeaderFields ?? [:]))
         let idle = Duration.milliseconds(Int64(idleTimeout * 1000))

@@ -57,7 +57,13 @@ struct CheckURLFollower: Sendable {
             return .fetched(try await transport.send(CellularRequest(url: url, headers: headers, timeout: min(options.hopTimeout, remaining))))
         } catch {
             if Task.isCancelled || (error as? CellularTransportError)?.code == .cancelled { return .stopped(.failed(reason: .cancelled)) }
-            if (error as? CellularTransportError)?.code == .timeout { return .stopped(Self.timeout) }
+            switch (error as? CellularTransportError)?.code {
+            case .timeout: return .stopped(Self.timeout)
+            case .untrustedCertificate:
+                return .stopped(.clientError(name: "certificate_error", message: "the carrier's certificate was not trusted"))
+            case .tlsFailed: return .stopped(.clientError(name: "tls_error", message: "no secure connection to the carrier"))
+            default: break
+            }
             return .stopped(.clientError(name: "connection_error", message: "the carrier could not be reached"))
         }
     }

@@ -5,7 +5,8 @@ public enum SilentAuthResult: Sendable, Equatable {
     case submitted
     /// The device could not get a code; `name` is stable: `device_not_cellular`,
     /// `timeout_error`, `redirect_error`, `integrity_error`, `connection_error`,
-    /// `invalid_response`, or the server's problem slug in snake_case
+    /// `certificate_error` (an `https://` hop's certificate failed verification),
+    /// `tls_error` (its TLS handshake failed otherwise), `invalid_response`, or the server's problem slug in snake_case
     /// (e.g. `check_url_used`, `check_url_expired`).
     case clientError(name: String, message: String)
     /// The code was obtained but the server did not take it.

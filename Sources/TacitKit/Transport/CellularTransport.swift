@@ -37,9 +37,12 @@ public struct CellularResponse: Sendable, Equatable {
 
 /// Why a transport could not complete an exchange.
 public struct CellularTransportError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A stable reason.
+    /// A stable reason. `untrustedCertificate`: an `https://` server's certificate failed
+    /// verification (unknown authority, another host's name, expired); `tlsFailed`: the TLS
+    /// handshake or session failed for another reason (e.g. the server speaks plain HTTP).
     public enum Code: String, Sendable {
         case unavailable, unsupportedURL, connectionFailed, timeout, invalidResponse, cancelled
+        case untrustedCertificate, tlsFailed
     }
 
     public var code: Code

@@ -1,28 +1,32 @@
 import Foundation
 
-/// The parts of an `http://` URL a raw HTTP/1.1 client needs.
+/// The parts of an `http://` or `https://` URL a raw HTTP/1.1 client needs.
 struct HTTPTarget: Sendable {
     /// Without IPv6 brackets.
     let host: String
     let port: Int
+    /// True for `https://`: the exchange runs over TLS, verified against `host`.
+    let isSecure: Bool
     /// Path and query, percent-encoded as in the URL.
     let pathAndQuery: String
-    /// The `Host` header value (brackets kept, port when not 80).
+    /// The `Host` header value (brackets kept, port when not the scheme's default).
     let hostHeader: String
 
     init(_ url: URL) throws {
         guard let parts = URLComponents(url: url, resolvingAgainstBaseURL: true),
-              parts.scheme?.lowercased() == "http",
+              let scheme = parts.scheme?.lowercased(), scheme == "http" || scheme == "https",
               var host = parts.percentEncodedHost, !host.isEmpty else {
-            throw CellularTransportError(.unsupportedURL, "only http:// URLs are supported")
+            throw CellularTransportError(.unsupportedURL, "only http:// and https:// URLs are supported")
         }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         self.host = host
-        port = parts.port ?? 80
+        isSecure = scheme == "https"
+        let defaultPort = isSecure ? 443 : 80
+        port = parts.port ?? defaultPort
         let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
         pathAndQuery = path + (parts.percentEncodedQuery.map { "?\($0)" } ?? "")
         let shownHost = host.contains(":") ? "[\(host)]" : host
-        hostHeader = port == 80 ? shownHost : "\(shownHost):\(port)"
+        hostHeader = port == defaultPort ? shownHost : "\(shownHost):\(port)"
     }
 
     /// The request head and body. `Connection: close` keeps reading simple: one

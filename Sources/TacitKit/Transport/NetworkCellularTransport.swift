@@ -5,8 +5,9 @@ import Network
 /// A `CellularTransport` over Apple's Network framework that only uses the
 /// cellular interface (`requiredInterfaceType = .cellular`), even when Wi-Fi is up.
 ///
-/// Plain `http://` only, like `SocketCellularTransport`: the raw HTTP/1.1 exchange
-/// is written by hand so redirects are never followed for us.
+/// `http://` and `https://` (the Network framework's TLS, against the system's trust; an
+/// extra CA is not supported here, unlike `SocketCellularTransport`): the raw HTTP/1.1
+/// exchange is written by hand so redirects are never followed for us.
 @available(macOS 10.15, iOS 13, tvOS 13, watchOS 6, *)
 public struct NetworkCellularTransport: CellularTransport {
     private let monitor: CellularPathMonitor
@@ -21,9 +22,7 @@ public struct NetworkCellularTransport: CellularTransport {
         guard let port = NWEndpoint.Port(rawValue: UInt16(target.port)) else {
             throw CellularTransportError(.unsupportedURL, "invalid port")
         }
-        let parameters = NWParameters.tcp
-        parameters.requiredInterfaceType = .cellular
-        let connection = NWConnection(host: NWEndpoint.Host(target.host), port: port, using: parameters)
+        let connection = NWConnection(host: NWEndpoint.Host(target.host), port: port, using: Self.parameters(for: target))
         let exchange = NetworkExchange(connection: connection, request: target.requestBytes(request), isHead: request.method == "HEAD")
         return try await withTaskCancellationHandler {
             try await exchange.run(timeout: request.timeout)
@@ -72,8 +71,8 @@ struct NetworkExchange: Sendable {
                 case .ready:
                     connection.send(content: Data(request), completion: .contentProcessed { _ in })
                     receive(HTTPResponseParser(isHeadRequest: isHead), continuation)
-                case .failed, .waiting:
-                    continuation.resume(throwing: CellularTransportError(.connectionFailed, "no cellular connection"))
+                case .failed(let error), .waiting(let error):
+                    continuation.resume(throwing: NetworkCellularTransport.failure(error))
                     connection.stateUpdateHandler = nil
                 case .cancelled:
                     continuation.resume(throwing: CellularTransportError(Task.isCancelled ? .cancelled : .timeout, "connection ended"))

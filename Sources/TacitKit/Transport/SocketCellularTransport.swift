@@ -6,19 +6,26 @@ import Glibc
 /// address and/or network interface: how a Linux device (or a test) puts the
 /// `check_url` request on the cellular path.
 ///
-/// Plain `http://` only: `https://` would need a TLS stack, which Foundation
-/// doesn't expose over a raw socket. The virtual operator serves http on loopback,
-/// where `127.0.0.2`–`127.0.0.254` count as cellular. Blocking I/O runs on a
-/// Dispatch queue, off Swift's cooperative pool; Task cancellation shuts the socket.
+/// `http://` and `https://`: TLS is OpenSSL's, with SNI, the certificate chain checked
+/// against the system's trust store (plus `extraTrust`) and the name checked against the
+/// URL's host, so carrier redirects may cross between the two. On loopback
+/// `127.0.0.2`–`127.0.0.254` count as cellular. Blocking I/O runs on a Dispatch queue,
+/// off Swift's cooperative pool; Task cancellation shuts the socket.
 public struct SocketCellularTransport: CellularTransport {
     /// The local address to bind, e.g. `127.0.0.2` or `::1`.
     public var sourceAddress: String?
     /// The interface to bind with `SO_BINDTODEVICE`, e.g. `wwan0`.
     public var interface: String?
+    /// Authorities trusted for `https://` besides the system's, e.g. a test CA. A PEM
+    /// file is read once, when the transport's first `https://` exchange sets TLS up.
+    public let extraTrust: [CertificateAuthority]
+    private let tls: TLSContextCache
 
-    public init(sourceAddress: String? = nil, interface: String? = nil) {
+    public init(sourceAddress: String? = nil, interface: String? = nil, extraTrust: [CertificateAuthority] = []) {
         self.sourceAddress = sourceAddress
         self.interface = interface
+        self.extraTrust = extraTrust
+        self.tls = TLSContextCache(trusting: extraTrust)
     }
 
     /// True when the interface exists and the source address can be bound.
@@ -33,6 +40,8 @@ public struct SocketCellularTransport: CellularTransport {
     public func send(_ request: CellularRequest) async throws -> CellularResponse {
         try Task.checkCancellation()
         let target = try HTTPTarget(request.url)
+        // Before connecting, so the server's clock for the handshake starts with it.
+        let context = target.isSecure ? try tls.context() : nil
         let (socket, address) = try makeSocket(for: target)
         let deadline = ContinuousClock.now.advanced(by: request.timeout)
         return try await withTaskCancellationHandler {
@@ -42,8 +51,9 @@ public struct SocketCellularTransport: CellularTransport {
                 DispatchQueue(label: "tacit.socket-exchange").async {
                     continuation.resume(with: Result {
                         try socket.connect(to: address, deadline: deadline)
-                        try socket.write(target.requestBytes(request), deadline: deadline)
-                        return try readResponse(socket, isHead: request.method == "HEAD", deadline: deadline)
+                        let channel = try open(target, over: socket, context: context, deadline: deadline)
+                        try channel.write(target.requestBytes(request), deadline: deadline)
+                        return try readResponse(channel, isHead: request.method == "HEAD", deadline: deadline)
                     })
                 }
             }
@@ -69,10 +79,17 @@ public struct SocketCellularTransport: CellularTransport {
         return (socket, address)
     }
 
-    private func readResponse(_ socket: SocketHandle, isHead: Bool, deadline: ContinuousClock.Instant) throws -> CellularResponse {
+    /// The connected socket itself for `http://`, a verified TLS session over it for `https://`.
+    private func open(_ target: HTTPTarget, over socket: SocketHandle, context: TLSClientContext?,
+                      deadline: ContinuousClock.Instant) throws -> any ByteChannel {
+        guard let context else { return socket }
+        return try TLSChannel(over: socket, host: target.host, context: context, deadline: deadline)
+    }
+
+    private func readResponse(_ channel: any ByteChannel, isHead: Bool, deadline: ContinuousClock.Instant) throws -> CellularResponse {
         var parser = HTTPResponseParser(isHeadRequest: isHead)
         while true {
-            let bytes = try socket.read(deadline: deadline)
+            let bytes = try channel.read(deadline: deadline)
             if bytes.isEmpty { return try parser.finish() }
             if let response = try parser.feed(bytes) { return response }
         }

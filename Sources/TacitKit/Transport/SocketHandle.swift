@@ -4,7 +4,7 @@ import Glibc
 
 /// Owns one non-blocking TCP socket and closes it in `deinit`. Every wait
 /// goes through `poll` with a deadline, so nothing blocks forever.
-final class SocketHandle: @unchecked Sendable {
+final class SocketHandle: ByteChannel, @unchecked Sendable {
     // Safe to share: `fd` never changes, and the one mutable flag sits behind `lock`.
     private let fd: Int32
     private let lock = NSLock()

@@ -93,6 +93,7 @@ extension TacitApplication {
         http.maxInFlight = configuration.maxInFlight
         http.connectionsPerAddress = configuration.connectionsPerAddress
         http.exemptPaths = ["/healthz", "/readyz", "/metrics"]
+        http.tls = configuration.tls
         return http
     }
 }

@@ -49,4 +49,13 @@ struct ApplicationLimitsTests {
         #expect(plain == [Self.endpoint("http://127.0.0.1:9/all", nil).id])
         #expect(other == plain)
     }
+
+    @Test("a webhook's data names the face that started the verification")
+    func webhookNamesTheFace() throws {
+        var verification = Self.verification(of: "app_shop")
+        verification.face = "vonage"
+        let body = WebhookPayload(event: .completed, verification: verification, channel: .sms, at: Date()).encoded()
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
+        #expect((json["data"] as? [String: Any])?["face"] as? String == "vonage")
+    }
 }

@@ -7,10 +7,18 @@ import TacitTesting
 
 /// `tacit apps` and `tacit keys create --app`, run as the built binary against a database
 /// file, some of them while a server is using that file.
-@Suite("tacit apps (the built binary)", .timeLimit(.minutes(1)))
+@Suite("tacit apps (the built binary)", .serialized, .timeLimit(.minutes(1)))
 struct AppsCommandTests {
-    static func created(_ db: String, name: String = "Shop") throws -> [String: Any] {
-        let run = try KeyFixtures.tacit(["apps", "create", "--name", name, "--json", "--db", db])
+    /// Runs the binary on a thread of its own: waiting for a process on one of the few
+    /// threads of Swift's cooperative pool would stall every other suite running meanwhile.
+    static func tacit(_ arguments: [String]) async throws -> KeyFixtures.Run {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try KeyFixtures.tacit(arguments) }) }
+        }
+    }
+
+    static func created(_ db: String, name: String = "Shop") async throws -> [String: Any] {
+        let run = try await Self.tacit(["apps", "create", "--name", name, "--json", "--db", db])
         #expect(run.status == 0, "\(run.err)")
         return try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
     }
@@ -21,11 +29,11 @@ struct AppsCommandTests {
     }
 
     @Test("create --json prints exactly one object of the SPEC's shape, with credentials in each provider's format")
-    func createJSONShape() throws {
+    func createJSONShape() async throws {
         let directory = try KeyFixtures.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("tacit.db").path
-        let run = try KeyFixtures.tacit(["apps", "create", "--name", "Shop", "--json", "--db", db])
+        let run = try await Self.tacit(["apps", "create", "--name", "Shop", "--json", "--db", db])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.split(separator: "\n").count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
@@ -46,19 +54,19 @@ struct AppsCommandTests {
     }
 
     @Test("list shows the application and its settings but no secret, and the database holds none of them")
-    func listAndSetWithoutSecrets() throws {
+    func listAndSetWithoutSecrets() async throws {
         let directory = try KeyFixtures.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("tacit.db").path
-        let object = try Self.created(db)
+        let object = try await Self.created(db)
         let id = try #require(object["id"] as? String)
         let vonage = try #require(object["vonage"] as? [String: String]), twilio = try #require(object["twilio"] as? [String: String])
         let secrets = [try #require(object["api_key"] as? String), try #require(vonage["api_secret"]), try #require(twilio["auth_token"])]
 
-        let set = try KeyFixtures.tacit(["apps", "set", id, "--brand", "ShopCo", "--code-length", "8", "--channel-timeout", "120",
+        let set = try await Self.tacit(["apps", "set", id, "--brand", "ShopCo", "--code-length", "8", "--channel-timeout", "120",
                                           "--vonage-callback-url", "http://127.0.0.1:9/events", "--db", db])
         #expect(set.status == 0, "\(set.err)")
-        let listed = try KeyFixtures.tacit(["apps", "list", "--db", db])
+        let listed = try await Self.tacit(["apps", "list", "--db", db])
         #expect(listed.status == 0)
         let row = try #require(listed.out.split(separator: "\n").first { $0.hasPrefix(id) }.map(String.init))
         #expect(row.contains("\tShop\t") && row.contains("\tShopCo\t8\t120\t"))
@@ -71,26 +79,26 @@ struct AppsCommandTests {
     }
 
     @Test("set refuses a code length, timeout, brand or URL a start would refuse, naming the flag; revoke of an unknown id exits 1")
-    func setValidates() throws {
+    func setValidates() async throws {
         let directory = try KeyFixtures.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("tacit.db").path
-        let id = try #require(try Self.created(db)["id"] as? String)
+        let id = try #require(try await Self.created(db)["id"] as? String)
         for (flag, value) in [("--code-length", "3"), ("--channel-timeout", "901"), ("--brand", String(repeating: "b", count: 19)),
                               ("--vonage-callback-url", "ftp://x")] {
-            let run = try KeyFixtures.tacit(["apps", "set", id, flag, value, "--db", db])
+            let run = try await Self.tacit(["apps", "set", id, flag, value, "--db", db])
             #expect(run.status == 1, "\(flag)")
             #expect(run.err.contains(flag), "\(run.err)")
         }
-        #expect(try KeyFixtures.tacit(["apps", "revoke", "app_unknown", "--db", db]).status == 1)
-        #expect(try KeyFixtures.tacit(["keys", "create", "--app", "app_unknown", "--name", "x", "--db", db]).status == 1)
+        #expect(try await Self.tacit(["apps", "revoke", "app_unknown", "--db", db]).status == 1)
+        #expect(try await Self.tacit(["keys", "create", "--app", "app_unknown", "--name", "x", "--db", db]).status == 1)
     }
 
     @Test("wrong usage prints the apps usage to stderr and exits 2")
-    func usage() throws {
+    func usage() async throws {
         for arguments in [["apps"], ["apps", "create"], ["apps", "revoke"], ["apps", "set", "app_x"], ["apps", "list", "--brand", "x"],
                           ["apps", "create", "--name", "x", "--brand", "y"], ["apps", "create", "--name", "x", "--bogus"]] {
-            let run = try KeyFixtures.tacit(arguments)
+            let run = try await Self.tacit(arguments)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.err.contains("Usage: tacit apps"), "\(arguments)")
         }
@@ -100,22 +108,22 @@ struct AppsCommandTests {
     func revokeReachesARunningServer() async throws {
         try await TestApplication.test(.inProcess) { app, keyless in
             let db = app.databasePath
-            let object = try Self.created(db)
+            let object = try await Self.created(db)
             let id = try #require(object["id"] as? String)
             let first = try #require(object["api_key"] as? String)
-            let made = try KeyFixtures.tacit(["keys", "create", "--app", id, "--name", "second", "--db", db])
+            let made = try await Self.tacit(["keys", "create", "--app", id, "--name", "second", "--db", db])
             #expect(made.status == 0, "\(made.err)")
             let second = try #require(made.out.split(separator: "\n").first { $0.hasPrefix("tk_") }.map(String.init))
             let started = try await keyless.bearer(first).post("/v1/verifications", json: ["phone_number": "+99012345674"])
             let request = try #require(started.string("request_id"))
             #expect(try await keyless.bearer(second).get("/v1/verifications/\(request)").status == 200)
 
-            #expect(try KeyFixtures.tacit(["apps", "revoke", id, "--db", db]).status == 0)
+            #expect(try await Self.tacit(["apps", "revoke", id, "--db", db]).status == 0)
             for key in [first, second] {
                 #expect(try await keyless.bearer(key).get("/v1/verifications/\(request)").status == 401)
                 #expect(try await keyless.bearer(key).post("/v1/verifications", json: ["phone_number": "+99012345676"]).status == 401)
             }
-            #expect(try KeyFixtures.tacit(["keys", "create", "--app", id, "--name", "late", "--db", db]).status == 1)
+            #expect(try await Self.tacit(["keys", "create", "--app", id, "--name", "late", "--db", db]).status == 1)
             for secret in [first, second] { #expect(!app.securityLogLines.joined().contains(secret)) }
         }
     }

@@ -46,7 +46,7 @@ struct WebhookPlanner: Sendable {
 }
 
 /// The JSON body of a webhook: `{"type", "timestamp", "data": {request_id, status, channel,
-/// workflow, client_ref}}`. No number, code or token.
+/// workflow, client_ref, face}}`. No number, code or token.
 struct WebhookPayload {
     let members: [String: JSONValue]
 
@@ -60,6 +60,7 @@ struct WebhookPayload {
                 "channel": channel.map { .string($0.rawValue) } ?? .null,
                 "workflow": VerificationBody.workflow(v),
                 "client_ref": v.clientRef.map { .string($0) } ?? .null,
+                "face": .string(v.face),
             ]),
         ]
     }

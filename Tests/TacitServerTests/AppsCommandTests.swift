@@ -94,6 +94,33 @@ struct AppsCommandTests {
         #expect(try await Self.tacit(["keys", "create", "--app", "app_unknown", "--name", "x", "--db", db]).status == 1)
     }
 
+    @Test("create and set register a Vonage public key from a PEM file and refuse other text; set seals the signature secret")
+    func vonageKeyAndSecret() async throws {
+        let directory = try KeyFixtures.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("tacit.db").path
+        let pem = directory.appendingPathComponent("public.pem").path, junk = directory.appendingPathComponent("junk.pem").path
+        let body = Data((0..<270).map { UInt8($0 % 256) }).base64EncodedString(options: .lineLength64Characters)
+        try Data("-----BEGIN PUBLIC KEY-----\n\(body)\n-----END PUBLIC KEY-----\n".utf8).write(to: URL(fileURLWithPath: pem))
+        try Data("ssh-rsa AAAA\n".utf8).write(to: URL(fileURLWithPath: junk))
+
+        let made = try await Self.tacit(["apps", "create", "--name", "Keyed", "--vonage-public-key", pem, "--json", "--db", db])
+        #expect(made.status == 0, "\(made.err)")
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(made.out.utf8)) as? [String: Any])?["id"] as? String)
+        let listed = try await Self.tacit(["apps", "list", "--db", db]).out
+        #expect(listed.split(separator: "\n").first { $0.hasPrefix(id) }?.hasSuffix("\tregistered") == true)
+        #expect(try await Self.tacit(["apps", "create", "--name", "Bad", "--vonage-public-key", junk, "--db", db]).status == 1)
+        #expect(try await Self.tacit(["apps", "create", "--name", "Bad", "--vonage-public-key", pem + ".missing", "--db", db]).status == 2)
+
+        let secret = "vonage-signature-secret-0123456789abcdef"
+        let set = try await Self.tacit(["apps", "set", id, "--vonage-signature-secret", secret, "--vonage-public-key", pem,
+                                        "--secret", "apps-tests-secret", "--db", db])
+        #expect(set.status == 0, "\(set.err)")
+        #expect(!set.out.contains(secret) && !set.err.contains(secret))
+        #expect(!(try KeyFixtures.storedValues(db)).contains { $0.contains(bytes: Array(secret.utf8)) })
+        #expect(try KeyFixtures.column("vonage_signature_secret", of: "applications WHERE id = '\(id)'", in: db).first?.isEmpty == false)
+    }
+
     @Test("wrong usage prints the apps usage to stderr and exits 2")
     func usage() async throws {
         for arguments in [["apps"], ["apps", "create"], ["apps", "revoke"], ["apps", "set", "app_x"], ["apps", "list", "--brand", "x"],

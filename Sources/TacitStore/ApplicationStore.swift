@@ -28,4 +28,8 @@ public protocol ApplicationStore: Sendable {
     func updateApplication(id: String, settings: ApplicationSettings) async throws -> Bool
     /// The application and credentials `lookup` names, revoked or not; nil when none.
     func application(matching lookup: CredentialLookup) async throws -> (Application, ApplicationCredentials)?
+    /// The id of the application's pending verification of `phoneNumber` (E.164), if it
+    /// has one: what a drop-in face needs to check a code by number (Twilio's `To`) or to
+    /// name the verification in flight (Vonage's 409). Another application's is never found.
+    func pendingVerification(phoneNumber: String, application: String) async throws -> String?
 }

@@ -78,6 +78,19 @@ extension SQLiteVerificationStore: ApplicationStore {
         return (try Self.application(row), credentials)
     }
 
+    /// The number's newest row of the application, as the insert's one-pending check reads it.
+    public func pendingVerification(phoneNumber: String, application: String) async throws -> String? {
+        let indexes = try protection.get().indexes(phoneNumber)
+        let rows = try await database.read { db in
+            try db.query("""
+                SELECT id, status FROM verifications WHERE phone_index IN (\(list: indexes)) AND application_id = \(application)
+                ORDER BY rowid DESC LIMIT 1
+                """)
+        }
+        guard let row = rows.first, try row.string("status") == "pending" else { return nil }
+        return try row.string("id")
+    }
+
     static func application(_ row: Row) throws -> Application {
         let settings = ApplicationSettings(
             brand: try row.optionalString("brand"), codeLength: try row.optionalInt("code_length"),

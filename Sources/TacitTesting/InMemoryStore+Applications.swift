@@ -54,6 +54,14 @@ extension InMemoryStore: ApplicationStore {
         }
     }
 
+    public func pendingVerification(phoneNumber: String, application: String) async throws -> String? {
+        state.withLock { state in
+            state.verifications.values.first {
+                $0.status == .pending && $0.phoneNumber == phoneNumber && $0.applicationId == application
+            }?.id
+        }
+    }
+
     public func application(matching lookup: CredentialLookup) async throws -> (Application, ApplicationCredentials)? {
         security.withLock { state in
             for entry in state.applications {

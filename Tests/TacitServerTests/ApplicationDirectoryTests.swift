@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TacitCore
 import TacitServer
 import TacitStore
 import TacitStoreSQLite
@@ -37,6 +38,24 @@ struct ApplicationDirectoryTests {
         #expect(try await lookup.twilio(accountSid: issued.twilioAccountSid, authToken: otherIssued.twilioAuthToken) == nil)
         #expect(try await lookup.twilio(accountSid: issued.twilioAccountSid, authToken: issued.twilioAuthToken,
                                            serviceSid: otherIssued.twilioServiceSid) == nil)
+    }
+
+    @Test("an application's pending verification of a number is found by number, and another application's is not", arguments: ["memory", "sqlite"])
+    func pendingByNumber(kind: String) async throws {
+        let directory = try KeyFixtures.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.store(kind, in: directory)
+        try await store.migrate()
+        store.protect(with: ServerSecrets(master: Array(repeating: 3, count: 32)).fieldProtection)
+        var verification = Verification(id: "vf_shop", phoneNumber: "+99012345670", options: VerificationOptions(workflow: [.sms]),
+                                        clientTokenHash: [], createdAt: Date())
+        verification.applicationId = "app_shop"
+        verification.state = VerificationState(status: .pending, currentStep: 0, deadline: Date().addingTimeInterval(60),
+                                               codeHash: nil, codeStep: nil)
+        _ = try await store.insert(verification, events: [], at: Date(), idempotency: nil)
+        #expect(try await store.pendingVerification(phoneNumber: "+99012345670", application: "app_shop") == "vf_shop")
+        #expect(try await store.pendingVerification(phoneNumber: "+99012345670", application: "app_other") == nil)
+        #expect(try await store.pendingVerification(phoneNumber: "+99012345672", application: "app_shop") == nil)
     }
 
     @Test("a revoked application is found by no credential", arguments: ["memory", "sqlite"])

@@ -18,10 +18,4 @@ enum Principal: Sendable, Equatable {
         case .device: nil
         }
     }
-
-    /// The per-key counter this principal spends, if any.
-    var keyId: String? {
-        if case .key(let key) = self { return key.id }
-        return nil
-    }
 }

@@ -10,11 +10,23 @@ import TacitTesting
 @Suite("tacit apps (the built binary)", .serialized, .timeLimit(.minutes(1)))
 struct AppsCommandTests {
     /// Runs the binary on a thread of its own: waiting for a process on one of the few
-    /// threads of Swift's cooperative pool would stall every other suite running meanwhile.
+    /// threads of Swift's cooperative pool, or of Dispatch's global queue (as many as there
+    /// are cores), would stall the other suites' servers and clients meanwhile.
     static func tacit(_ arguments: [String]) async throws -> KeyFixtures.Run {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try KeyFixtures.tacit(arguments) }) }
+            Thread { continuation.resume(with: Result { try KeyFixtures.tacit(arguments) }) }.start()
         }
+    }
+
+    /// A directory for one test's database, in memory where the machine has a tmpfs: each
+    /// run of the binary migrates a new file, and its fsyncs would otherwise queue behind
+    /// (and hold up) every other suite's disk writes.
+    static func directory() throws -> URL {
+        let shm = URL(fileURLWithPath: "/dev/shm")
+        guard FileManager.default.isWritableFile(atPath: shm.path) else { return try KeyFixtures.directory() }
+        let directory = shm.appendingPathComponent("tacit-apps-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
     }
 
     static func created(_ db: String, name: String = "Shop") async throws -> [String: Any] {
@@ -30,7 +42,7 @@ struct AppsCommandTests {
 
     @Test("create --json prints exactly one object of the SPEC's shape, with credentials in each provider's format")
     func createJSONShape() async throws {
-        let directory = try KeyFixtures.directory()
+        let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("tacit.db").path
         let run = try await Self.tacit(["apps", "create", "--name", "Shop", "--json", "--db", db])
@@ -55,7 +67,7 @@ struct AppsCommandTests {
 
     @Test("list shows the application and its settings but no secret, and the database holds none of them")
     func listAndSetWithoutSecrets() async throws {
-        let directory = try KeyFixtures.directory()
+        let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("tacit.db").path
         let object = try await Self.created(db)
@@ -80,7 +92,7 @@ struct AppsCommandTests {
 
     @Test("set refuses a code length, timeout, brand or URL a start would refuse, naming the flag; revoke of an unknown id exits 1")
     func setValidates() async throws {
-        let directory = try KeyFixtures.directory()
+        let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("tacit.db").path
         let id = try #require(try await Self.created(db)["id"] as? String)
@@ -96,7 +108,7 @@ struct AppsCommandTests {
 
     @Test("create and set register a Vonage public key from a PEM file and refuse other text; set seals the signature secret")
     func vonageKeyAndSecret() async throws {
-        let directory = try KeyFixtures.directory()
+        let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("tacit.db").path
         let pem = directory.appendingPathComponent("public.pem").path, junk = directory.appendingPathComponent("junk.pem").path

@@ -22,6 +22,15 @@ public struct Verification: Sendable, Equatable {
     public var endedAt: Date?
     /// The last timeline sequence number used; events continue from here without gaps.
     public var lastSeq: Int
+    /// The application that owns it: only that application's credentials see it.
+    public var applicationId: String = Verification.defaultApplication
+    /// The API that started it (`v1`, or a drop-in face such as `vonage` or `twilio`).
+    public var face: String = Verification.v1Face
+
+    /// The application that keys made before applications existed belong to.
+    public static let defaultApplication = "default"
+    /// What a verification started through `/v1` records as its face.
+    public static let v1Face = "v1"
 
     public init(
         id: String, phoneNumber: String, options: VerificationOptions,

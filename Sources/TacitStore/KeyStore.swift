@@ -10,8 +10,12 @@ public struct APIKey: Sendable, Equatable {
     public var createdAt: Date
     public var lastUsedAt: Date?
     public var revokedAt: Date?
+    /// The application the key acts for.
+    public var applicationId: String
 
-    public init(id: String, name: String, scopes: [String], createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil) {
+    public init(id: String, name: String, scopes: [String], createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil,
+                applicationId: String = Application.defaultID) {
+        self.applicationId = applicationId
         self.id = id
         self.name = name
         self.scopes = scopes

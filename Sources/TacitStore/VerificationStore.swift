@@ -21,6 +21,10 @@ public protocol VerificationStore: OutboxStore, RetentionStore {
 
     func verification(id: String) async throws -> Verification?
 
+    /// The application that owns the verification, nil when the id is unknown. It reads
+    /// the stored row, never a cache, so a known and an unknown id cost the same.
+    func owner(ofVerification id: String) async throws -> String?
+
     /// The verification as this store last read or wrote it, while it still keeps that
     /// state in memory, else as stored. It may be out of date (changed through another
     /// instance, or by an update racing this call), so use it only to decide what an
@@ -65,6 +69,11 @@ public protocol VerificationStore: OutboxStore, RetentionStore {
 }
 
 extension VerificationStore {
+    /// A store without a cheaper path reads the verification.
+    public func owner(ofVerification id: String) async throws -> String? {
+        try await verification(id: id)?.applicationId
+    }
+
     /// A store that keeps nothing in memory reads the stored verification.
     public func recentVerification(id: String) async throws -> Verification? {
         try await verification(id: id)
@@ -121,7 +130,11 @@ public struct IdempotencyRecord: Sendable, Equatable {
     /// The response body, sealed: it may hold a client token.
     public var sealedBody: [UInt8]
     public var createdAt: Date
-    public init(key: String, requestHash: [UInt8], status: Int, sealedBody: [UInt8], createdAt: Date) {
+    /// The application whose request made it; the key's hash is bound to it too.
+    public var applicationId: String
+    public init(key: String, requestHash: [UInt8], status: Int, sealedBody: [UInt8], createdAt: Date,
+                applicationId: String = Verification.defaultApplication) {
+        self.applicationId = applicationId
         self.key = key
         self.requestHash = requestHash
         self.status = status

@@ -5,9 +5,9 @@ extension SQLiteVerificationStore: KeyStore {
     public func insertKey(_ key: APIKey, hash: [UInt8]) async throws {
         try await database.write { db in
             try db.execute("""
-                INSERT INTO api_keys (id, name, key_hash, scopes, created_at, last_used_at, revoked_at)
+                INSERT INTO api_keys (id, name, key_hash, scopes, created_at, last_used_at, revoked_at, application_id)
                 VALUES (\(key.id), \(key.name), \(hash), \(key.scopes.joined(separator: " ")), \(key.createdAt.timeIntervalSince1970),
-                        \(key.lastUsedAt?.timeIntervalSince1970), \(key.revokedAt?.timeIntervalSince1970))
+                        \(key.lastUsedAt?.timeIntervalSince1970), \(key.revokedAt?.timeIntervalSince1970), \(key.applicationId))
                 """)
         }
     }
@@ -40,6 +40,7 @@ extension SQLiteVerificationStore: KeyStore {
                scopes: try row.string("scopes").split(separator: " ").map(String.init),
                createdAt: Date(timeIntervalSince1970: try row.double("created_at")),
                lastUsedAt: try row.optionalDouble("last_used_at").map(Date.init(timeIntervalSince1970:)),
-               revokedAt: try row.optionalDouble("revoked_at").map(Date.init(timeIntervalSince1970:)))
+               revokedAt: try row.optionalDouble("revoked_at").map(Date.init(timeIntervalSince1970:)),
+               applicationId: try row.string("application_id"))
     }
 }

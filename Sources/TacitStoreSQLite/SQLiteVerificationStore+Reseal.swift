@@ -10,6 +10,8 @@ public struct ResealReport: Sendable, Equatable {
     public var pending = 0
     /// Stored idempotent replies sealed again.
     public var replies = 0
+    /// Applications' Vonage signature secrets sealed again.
+    public var applicationSecrets = 0
     /// Fields still sealed under another key once the pass was over (written meanwhile by
     /// a server that doesn't know the newest key yet).
     public var remaining = 0
@@ -32,12 +34,13 @@ extension SQLiteVerificationStore {
         var report = ResealReport()
         (report.numbers, report.pending) = try await resealNumbers(current: current, fields)
         report.replies = try await resealReplies(current: current, fields)
+        report.applicationSecrets = try await resealApplicationSecrets(current: current, fields)
         report.remaining = try await database.read { db in
             try db.query("""
                 SELECT (SELECT COUNT(*) FROM verifications WHERE substr(phone_sealed, 1, \(current.count)) IS NOT \(current))
                      + (SELECT COUNT(*) FROM idempotency WHERE status != 0 AND substr(body, 1, \(current.count)) IS NOT \(current)) AS n
                 """).first?.int("n") ?? 0
-        }
+        } + (try await applicationSecretsLeft(current: current))
         report.legacyAPIKeys = try await database.read { db in
             try db.query("SELECT COUNT(*) AS n FROM api_keys WHERE length(key_hash) = 32 AND revoked_at IS NULL").first?.int("n") ?? 0
         }

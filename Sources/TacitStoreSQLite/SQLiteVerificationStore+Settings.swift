@@ -7,7 +7,8 @@ extension SQLiteVerificationStore {
         let rows = try await database.read { db in try db.query("SELECT * FROM idempotency WHERE key = \(key)") }
         return try rows.first.map { row in
             IdempotencyRecord(key: try row.string("key"), requestHash: try row.blob("request_hash"), status: try row.int("status"),
-                              sealedBody: try row.blob("body"), createdAt: Date(timeIntervalSince1970: try row.double("created_at")))
+                              sealedBody: try row.blob("body"), createdAt: Date(timeIntervalSince1970: try row.double("created_at")),
+                              applicationId: try row.string("application_id"))
         }
     }
 

@@ -39,22 +39,27 @@ public final class SQLiteVerificationStore: VerificationStore {
             if let idempotency {
                 do {
                     try db.execute("""
-                        INSERT INTO idempotency (key, request_hash, status, body, created_at)
-                        VALUES (\(idempotency.key), \(idempotency.requestHash), 0, \([UInt8]()), \(idempotency.createdAt.timeIntervalSince1970))
+                        INSERT INTO idempotency (key, request_hash, status, body, created_at, application_id)
+                        VALUES (\(idempotency.key), \(idempotency.requestHash), 0, \([UInt8]()), \(idempotency.createdAt.timeIntervalSince1970),
+                                \(idempotency.applicationId))
                         """)
                 } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.idempotencyKeyReused }
             }
             let lastGroup = try Self.append(rendered, after: nil, db)
-            // One pending verification per number. Creates are serialised by the writer, and
-            // none is made while the number has a pending verification, so that one, if any,
-            // is always the number's newest row: the insert happens only when it is not. Rows
-            // indexed under an older key, until resealed, count too.
+            // One pending verification per number and application. Creates are serialised by
+            // the writer, and none is made while the number has a pending verification of the
+            // application, so that one, if any, is always the number's newest row of it: the
+            // insert happens only when it is not. Rows indexed under an older key, until
+            // resealed, count too. Another application's verification of the number is not
+            // seen: a 409 would tell that application the number is being verified elsewhere.
             try db.execute("""
-                INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, last_group, finished_at)
+                INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, last_group,
+                                           finished_at, application_id, face)
                 SELECT \(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
                        \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq), \(record), \(lastGroup),
-                       \(Self.finishedAt(stored, at: at))
-                WHERE (SELECT status FROM verifications WHERE phone_index IN (\(list: indexes)) ORDER BY rowid DESC LIMIT 1) IS NOT 'pending'
+                       \(Self.finishedAt(stored, at: at)), \(stored.applicationId), \(stored.face)
+                WHERE (SELECT status FROM verifications WHERE phone_index IN (\(list: indexes)) AND application_id = \(stored.applicationId)
+                       ORDER BY rowid DESC LIMIT 1) IS NOT 'pending'
                 """)
             guard db.changes == 1 else { throw StoreError.concurrentVerification }
             try Self.append(outbox, db)
@@ -69,6 +74,10 @@ public final class SQLiteVerificationStore: VerificationStore {
         guard let stored = try await database.read({ db in try Self.stored(id, db, fields) }) else { return nil }
         recent.put(id, stored.snapshot, stored.verification)
         return stored.verification
+    }
+
+    public func owner(ofVerification id: String) async throws -> String? {
+        try await database.read { db in try db.query("SELECT application_id FROM verifications WHERE id = \(id)").first?.string("application_id") }
     }
 
     public func recentVerification(id: String) async throws -> Verification? {
@@ -152,9 +161,12 @@ public final class SQLiteVerificationStore: VerificationStore {
     static func verification(_ row: Row, _ fields: any FieldProtection) throws -> Verification {
         let phone = String(decoding: try fields.open(try row.blob("phone_sealed")), as: UTF8.self)
         guard let status = VerificationStatus(rawValue: try row.string("status")) else { throw StoreError.backend("unknown status") }
-        return try VerificationRecord.decode(try row.blob("record")).verification(
+        var verification = try VerificationRecord.decode(try row.blob("record")).verification(
             id: try row.string("id"), phoneNumber: phone, status: status,
             deadline: try row.optionalDouble("deadline").map(Date.init(timeIntervalSince1970:)),
             createdAt: Date(timeIntervalSince1970: try row.double("created_at")), lastSeq: try row.int("last_seq"))
+        verification.applicationId = try row.string("application_id")
+        verification.face = try row.string("face")
+        return verification
     }
 }

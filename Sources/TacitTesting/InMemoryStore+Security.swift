@@ -7,6 +7,11 @@ import TacitStore
 extension InMemoryStore: KeyStore, RateLimitStore {
     struct SecurityState {
         var keys: [(key: APIKey, hash: [UInt8])] = []
+        /// Applications with their drop-in credentials (see `InMemoryStore+Applications.swift`),
+        /// starting with the default one, as a migrated database does.
+        var applications: [(application: Application, credentials: ApplicationCredentials?)] = [
+            (Application(id: Application.defaultID, name: Application.defaultID, createdAt: Date(timeIntervalSince1970: 0)), nil),
+        ]
     }
 
     public func insertKey(_ key: APIKey, hash: [UInt8]) async throws {

@@ -7,7 +7,7 @@ import TacitStoreSQLite
 /// `reseal` manage the master keys (see `KeysRotateCommand`, `KeysResealCommand`).
 enum KeysCommand {
     static let usage = """
-        Usage: tacit keys create --name NAME [--scopes SCOPE,…] [STORE]
+        Usage: tacit keys create --name NAME [--app ID] [--scopes SCOPE,…] [STORE]
                tacit keys list [STORE]
                tacit keys revoke ID [STORE]
                tacit keys rotate [STORE]
@@ -17,7 +17,8 @@ enum KeysCommand {
                [--old-secrets "A B"] [--config FILE]
         (the same flags and TACIT_* variables as `tacit serve`).
 
-        A new API key is printed once and stored only as a hash.
+        A new API key is printed once and stored only as a hash. It acts for the application
+        --app names (see `tacit apps`), or for the default one.
         Scopes: verifications:read, verifications:write (default: both).
 
         rotate adds a new master key to the front of the key file: once the servers restart,
@@ -29,7 +30,7 @@ enum KeysCommand {
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: Arguments
         do {
-            parsed = try Arguments(arguments, valued: storeFlags.union(["name", "scopes"]), flags: [])
+            parsed = try Arguments(arguments, valued: storeFlags.union(["name", "scopes", "app"]), flags: [])
         } catch let error as Arguments.UsageError {
             return CLI.usageError(error.message, usage: usage)
         } catch { return CLI.usageError("\(error)", usage: usage) }
@@ -47,7 +48,8 @@ enum KeysCommand {
             if action == "reseal" { return try await KeysResealCommand.run(try configuration(store)) }
             let manager = try await open(store)
             switch action {
-            case "create": return try await create(manager, name: parsed.value("name") ?? "", scopes: parsed.value("scopes"))
+            case "create": return try await create(manager, name: parsed.value("name") ?? "", scopes: parsed.value("scopes"),
+                                                   application: parsed.value("app"))
             case "list": return try await list(manager)
             default: return try await revoke(manager, id: rest[0])
             }
@@ -77,10 +79,10 @@ enum KeysCommand {
         try await KeyManager.open(store: try SQLiteVerificationStore(path: try configuration(storeFlags).databasePath))
     }
 
-    private static func create(_ manager: KeyManager, name: String, scopes: String?) async throws -> Int32 {
+    private static func create(_ manager: KeyManager, name: String, scopes: String?, application: String?) async throws -> Int32 {
         let list = (scopes ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
-        let (key, secret) = try await manager.create(name: name, scopes: list)
-        print("Created API key \(key.id) (\(key.name)) with scopes \(key.scopes.joined(separator: ","))")
+        let (key, secret) = try await manager.create(name: name, scopes: list, application: application ?? Application.defaultID)
+        print("Created API key \(key.id) (\(key.name)) for application \(key.applicationId) with scopes \(key.scopes.joined(separator: ","))")
         print(secret)
         print("This is the only time the key is shown; store it now.")
         return 0
@@ -89,10 +91,10 @@ enum KeysCommand {
     private static func list(_ manager: KeyManager) async throws -> Int32 {
         let keys = try await manager.list()
         guard !keys.isEmpty else { print("No API keys."); return 0 }
-        print(["ID", "NAME", "SCOPES", "CREATED", "LAST USED", "REVOKED"].joined(separator: "\t"))
+        print(["ID", "NAME", "APP", "SCOPES", "CREATED", "LAST USED", "REVOKED"].joined(separator: "\t"))
         for key in keys {
             let dates = [key.createdAt, key.lastUsedAt, key.revokedAt].map { $0.map { ISO8601DateFormatter().string(from: $0) } ?? "-" }
-            print(([key.id, key.name, key.scopes.joined(separator: ",")] + dates).joined(separator: "\t"))
+            print(([key.id, key.name, key.applicationId, key.scopes.joined(separator: ",")] + dates).joined(separator: "\t"))
         }
         return 0
     }

@@ -15,6 +15,7 @@ enum KeysResealCommand {
         store.protect(with: secrets.fieldProtection)
         let report = try await store.reseal(current: secrets.fieldProtection.currentHeader)
         print("Resealed \(report.numbers) numbers and \(report.replies) stored replies under key \(ring.newest.name).")
+        if report.applicationSecrets > 0 { print("Resealed \(report.applicationSecrets) application signature secrets too.") }
         if report.legacyAPIKeys > 0 {
             print("Note: \(report.legacyAPIKeys) API keys were made before this version and are hashed under a master key;"
                   + " they stop working if it is removed: create new ones and revoke them first.")

@@ -8,6 +8,7 @@ let commands = """
       verify      verify a number end to end, as app and device
       timeline    print, follow, export or replay a verification's timeline
       keys        create, list and revoke API keys
+      apps        create, list, change and revoke applications
 
     Run `tacit COMMAND --help` for a command's options.
     """
@@ -27,6 +28,9 @@ case "timeline":
 case "keys":
     if arguments.contains("--help") { print(KeysCommand.usage); status = 0 }
     else { status = await KeysCommand.run(Array(arguments.dropFirst())) }
+case "apps":
+    if arguments.contains("--help") { print(AppsCommand.usage); status = 0 }
+    else { status = await AppsCommand.run(Array(arguments.dropFirst())) }
 case "--help", "-h", "help":
     print(commands)
     status = 0

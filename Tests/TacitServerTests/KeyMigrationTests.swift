@@ -46,8 +46,12 @@ struct KeyMigrationTests {
         let db = directory.appendingPathComponent("tacit.db").path
         let master = SecureRandom.bytes(32)
         let id = try await Self.legacyDatabase(db, master: master, number: "+99012345686")
+        // The verification belongs to the default application, as everything made before
+        // applications does: it is read with a key of that application, not as `dev`.
+        let key = try await KeyManager.open(store: try SQLiteVerificationStore(path: db)).create(name: "legacy").secret
 
-        try await TestApplication.test(.inProcess, configure: { configuration, _ in configuration.databasePath = db }) { _, client in
+        try await TestApplication.test(.inProcess, configure: { configuration, _ in configuration.databasePath = db }) { _, keyless in
+            let client = keyless.bearer(key)
             let state = try await client.get("/v1/verifications/\(id)")
             #expect(state.status == 200)
             let started = try await client.start("+99012345686", channels: ["sms"])

@@ -12,6 +12,7 @@ struct VerificationBody {
         var members: [String: JSONValue] = [
             "channel": v.activeChannel.map { .string($0.rawValue) } ?? .null,
             "expires_at": v.expiresAt.map { .string(Timestamp.format($0)) } ?? .null,
+            "face": .string(v.face),
             "request_id": .string(v.id),
             "risk": .object(["sim_swapped": v.risk.simSwapped.map { .bool($0) } ?? .null]),
             "status": .string(v.status.rawValue),

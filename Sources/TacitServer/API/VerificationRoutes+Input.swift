@@ -23,13 +23,23 @@ extension VerificationRoutes {
         }
     }
 
-    func idempotencyRecord(for request: HTTPRequest) async throws -> IdempotencyRecord? {
+    /// The record a start with an `Idempotency-Key` makes, indexed under the key and the
+    /// application together: another application's same key is another record, so it
+    /// never replays this one's answer (with its client token) nor is refused as a reuse.
+    func idempotencyRecord(for request: HTTPRequest, application: String) async throws -> IdempotencyRecord? {
         guard let key = request.header("idempotency-key") else { return nil }
         guard (1...255).contains(key.count) else {
             throw APIProblem.invalid([InvalidParameter(name: "Idempotency-Key", reason: "must be 1 to 255 characters")])
         }
-        return IdempotencyRecord(key: try secrets.fieldProtection.index("idem:" + key), requestHash: SHA256.hash(Self.canonical(request.body)),
-                                 status: 0, sealedBody: [], createdAt: runner.clock.now())
+        return IdempotencyRecord(key: try secrets.fieldProtection.index(Self.idempotencyName(key, application)),
+                                 requestHash: SHA256.hash(Self.canonical(request.body)),
+                                 status: 0, sealedBody: [], createdAt: runner.clock.now(), applicationId: application)
+    }
+
+    /// What an Idempotency-Key is indexed as. The default application keeps the form records
+    /// had before applications, so those still replay after the migration.
+    static func idempotencyName(_ key: String, _ application: String) -> String {
+        application == Application.defaultID ? "idem:" + key : "idem:" + application + ":" + key
     }
 
     /// The body with keys sorted, so a repeat that serialises the same JSON differently is still a repeat.
@@ -43,7 +53,7 @@ extension VerificationRoutes {
     func replay(_ record: IdempotencyRecord, _ request: HTTPRequest) async throws -> HTTPResponse? {
         var found = try await store.idempotencyRecord(key: record.key)
         if found == nil, let key = request.header("idempotency-key") {
-            for older in try secrets.fieldProtection.indexes("idem:" + key).dropFirst() where found == nil {
+            for older in try secrets.fieldProtection.indexes(Self.idempotencyName(key, record.applicationId)).dropFirst() where found == nil {
                 found = try await store.idempotencyRecord(key: older)
             }
         }

@@ -30,14 +30,19 @@ struct VerificationRoutes: Sendable {
     func create(_ request: HTTPRequest, _ submission: StartSubmission) async throws -> HTTPResponse {
         try request.requireJSON()
         let (start, number) = try submission.validated()
-        let idempotency = try await idempotencyRecord(for: request)
+        let application = ActingApplication.id ?? Application.defaultID
+        let idempotency = try await idempotencyRecord(for: request, application: application)
         if let idempotency, let replay = try await replay(idempotency, request) { return replay }
         let id = ids.make()
         let clientToken = ClientToken.make(for: id)
-        let draft = Verification(id: id, phoneNumber: number.e164, options: start.options,
+        let options = try await options(start.options, defaultsOf: application, body: request.body)
+        var draft = Verification(id: id, phoneNumber: number.e164, options: options,
                                  clientTokenHash: try secrets.tokenHash(clientToken), createdAt: runner.clock.now())
+        draft.applicationId = application
+        draft.face = Verification.v1Face
         let event = EventDraft("api:create", note: "The app's backend asked Tacit to verify \(number.redacted) (POST /v1/verifications).",
-                               data: ["phone_number": .phone(number.e164), "client_ref": start.options.clientRef.map { .text($0) } ?? .null])
+                               data: ["phone_number": .phone(number.e164), "client_ref": start.options.clientRef.map { .text($0) } ?? .null,
+                                      "face": .text(draft.face)])
         let outcome: WorkflowRunner.Outcome<Void>
         do {
             outcome = try await runner.create(draft, events: [event], idempotency: idempotency)

@@ -9,9 +9,13 @@ enum Principal: Sendable, Equatable {
     /// A keyless caller on this machine, accepted in dev mode only.
     case devLoopback
 
-    /// The per-key counter this principal spends, if any.
-    var keyId: String? {
-        if case .key(let key) = self { return key.id }
-        return nil
+    /// The application this principal acts for: its key's, or `dev` for a keyless dev
+    /// caller. nil for a device, whose client token is bound to one verification already.
+    var applicationId: String? {
+        switch self {
+        case .key(let key): key.applicationId
+        case .devLoopback: Application.devID
+        case .device: nil
+        }
     }
 }

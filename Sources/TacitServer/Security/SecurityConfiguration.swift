@@ -12,6 +12,9 @@ public struct SecurityConfiguration: Sendable, Equatable {
     public var verificationsPerAddress = RateLimit(500, per: 3_600)
     /// Requests per API key per minute.
     public var requestsPerKey = RateLimit(6_000, per: 60)
+    /// Requests per application per minute, over all its keys together; 0 turns it off
+    /// (the default: an application's keys are already limited one by one).
+    public var requestsPerApplication = RateLimit(0, per: 60)
     /// Consecutive wrong codes per number across verifications before checks are
     /// refused (NIST SP 800-63B: at most 100); a right code resets the run.
     public var maxConsecutiveFailedChecks = 100

@@ -1,5 +1,6 @@
 import Foundation
 import TacitCore
+import TacitCrypto
 import TacitHTTP
 import TacitStore
 
@@ -30,6 +31,10 @@ struct SecurityGate: Sendable {
                 let principal = try await authenticator.authenticate(request, scope: scope, id: request.pathParameters["id"],
                                                                      device: permission)
                 try await spendKeyLimit(principal)
+                if let application = principal.applicationId {
+                    try await requireOwnership(request, by: application)
+                    return try await ActingApplication.$id.withValue(application) { try await route() }
+                }
             }
             return try await route()
         } catch let problem as APIProblem {
@@ -73,11 +78,25 @@ struct SecurityGate: Sendable {
         return answer.response
     }
 
+    /// A route about one verification runs only for the application that owns it. Another
+    /// application's verification and an unknown id get the same 404 from the same read of
+    /// one indexed column (never a cache, which only known ids could hit), before the route
+    /// reads or changes anything: nothing of the verification, not even that it exists, shows.
+    private func requireOwnership(_ request: HTTPRequest, by application: String) async throws {
+        guard let id = request.pathParameters["id"] else { return }
+        let owner = try await store.owner(ofVerification: id)
+        guard let owner, ConstantTime.equals(owner, application) else { throw APIProblem.notFound }
+    }
+
+    /// The key's own bucket, then its application's: each belongs to one application, so
+    /// one application's traffic never spends another's.
     private func spendKeyLimit(_ principal: Principal) async throws {
-        guard let keyId = principal.keyId else { return }
+        guard case .key(let key) = principal else { return }
         do {
-            try await limiter.spend("key", keyId, configuration.requestsPerKey, at: clock.now(),
+            try await limiter.spend("key", key.id, configuration.requestsPerKey, at: clock.now(),
                                     detail: "This API key made too many requests; retry later.")
+            try await limiter.spend("app", key.applicationId, configuration.requestsPerApplication, at: clock.now(),
+                                    detail: "This application made too many requests; retry later.")
         } catch {
             metrics.refused("key_limit", at: "request")
             throw error

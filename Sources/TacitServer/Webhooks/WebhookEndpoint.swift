@@ -11,8 +11,12 @@ public struct WebhookEndpoint: Sendable, Equatable {
     public var secrets: [String]
     /// The event types sent here; nil sends every type.
     public var events: Set<WebhookEvent>?
+    /// The application whose events go here; nil for a server-wide endpoint (the settings
+    /// above), which takes the events of every application that has no endpoint of its own.
+    public var applicationId: String?
 
-    public init(url: String, secrets: [String], events: Set<WebhookEvent>? = nil) {
+    public init(url: String, secrets: [String], events: Set<WebhookEvent>? = nil, applicationId: String? = nil) {
+        self.applicationId = applicationId
         self.url = url
         self.secrets = secrets
         self.events = events

@@ -25,20 +25,28 @@ struct WebhookPlanner: Sendable {
     /// named for the event (the step that started, failed or ended).
     func outbox(for effects: [WorkflowEffect], verification: Verification, at now: Date) -> [OutboxMessage] {
         guard !endpoints.isEmpty else { return [] }
+        let targets = endpoints(of: verification.applicationId)
         var rows: [OutboxMessage] = []
         for case .notifyWebhook(let event, let channel) in effects {
             let payload = WebhookPayload(event: event, verification: verification, channel: channel, at: now).encoded()
-            for endpoint in endpoints where endpoint.accepts(event) {
+            for endpoint in targets where endpoint.accepts(event) {
                 rows.append(OutboxMessage(id: makeID(), endpoint: endpoint.id, verificationId: verification.id,
                                           type: event.rawValue, payload: payload, createdAt: now))
             }
         }
         return rows
     }
+
+    /// The application's own endpoints, or the server-wide ones when it has none: no
+    /// application's events reach another application's endpoint.
+    func endpoints(of application: String) -> [WebhookEndpoint] {
+        let own = endpoints.filter { $0.applicationId == application }
+        return own.isEmpty ? endpoints.filter { $0.applicationId == nil } : own
+    }
 }
 
 /// The JSON body of a webhook: `{"type", "timestamp", "data": {request_id, status, channel,
-/// workflow, client_ref}}`. No number, code or token.
+/// workflow, client_ref, face}}`. No number, code or token.
 struct WebhookPayload {
     let members: [String: JSONValue]
 
@@ -52,6 +60,7 @@ struct WebhookPayload {
                 "channel": channel.map { .string($0.rawValue) } ?? .null,
                 "workflow": VerificationBody.workflow(v),
                 "client_ref": v.clientRef.map { .string($0) } ?? .null,
+                "face": .string(v.face),
             ]),
         ]
     }

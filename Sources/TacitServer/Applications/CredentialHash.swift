@@ -1,0 +1,19 @@
+import TacitCrypto
+
+/// What an application's drop-in secrets (Vonage `api_secret`, Twilio `auth_token`) are
+/// stored as. Like `APIKeyHash`, not keyed from the key ring: a lookup needs the same hash
+/// for as long as the application lives, and each secret has at least 95 random bits, so
+/// its hash can't be inverted or guessed offline. The purpose keeps the two kinds apart.
+enum CredentialHash {
+    static let version: UInt8 = 1
+    static let vonageSecret = "vonage-api-secret"
+    static let twilioToken = "twilio-auth-token"
+
+    static func of(_ secret: String, purpose: String) -> [UInt8] {
+        [version] + SHA256.hash(Array("tacit:\(purpose):".utf8) + Array(secret.utf8))
+    }
+
+    /// What a secret is compared with when no application has the public id: a hash no
+    /// secret has, so the unknown id takes the same hash and comparison as a known one.
+    static let absent: [UInt8] = [0] + [UInt8](repeating: 0, count: 32)
+}

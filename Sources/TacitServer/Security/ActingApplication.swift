@@ -1,0 +1,10 @@
+import TacitStore
+
+/// The application the request being answered acts for, set by the gate around a route
+/// once its credential is checked (as swift-distributed-tracing carries a request's
+/// context): the start route reads it to own what it creates, without every handler's
+/// signature carrying a principal. nil for a device's client token (bound to its own
+/// verification) and on open routes.
+enum ActingApplication {
+    @TaskLocal static var id: String?
+}

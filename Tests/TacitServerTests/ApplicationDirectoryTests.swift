@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TacitCore
+import TacitServer
+import TacitStore
+import TacitStoreSQLite
+import TacitTesting
+
+/// The lookup the drop-in faces use: by Vonage application_id, by Vonage api_key and
+/// api_secret, by Twilio account_sid and auth_token (and service_sid), on both stores.
+@Suite("Application lookup for the drop-in faces")
+struct ApplicationDirectoryTests {
+    /// A store of `kind`; a SQLite one lives in `directory`, which the caller removes.
+    static func store(_ kind: String, in directory: URL) throws -> any VerificationStore & KeyStore & ApplicationStore {
+        if kind == "memory" { return InMemoryStore() }
+        return try SQLiteVerificationStore(path: directory.appendingPathComponent("tacit.db").path)
+    }
+
+    @Test("each credential finds its application; a wrong secret, another app's service or an unknown id finds none", arguments: ["memory", "sqlite"])
+    func lookups(kind: String) async throws {
+        let directory = try KeyFixtures.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.store(kind, in: directory)
+        let manager = try await ApplicationManager.open(store: store)
+        let (shop, issued) = try await manager.create(name: "Shop")
+        let (other, otherIssued) = try await manager.create(name: "Other")
+        let lookup = ApplicationDirectory(store: store)
+
+        #expect(try await lookup.vonage(applicationId: issued.vonageApplicationId)?.id == shop.id)
+        #expect(try await lookup.vonage(apiKey: issued.vonageAPIKey, apiSecret: issued.vonageAPISecret)?.id == shop.id)
+        #expect(try await lookup.twilio(accountSid: issued.twilioAccountSid, authToken: issued.twilioAuthToken,
+                                           serviceSid: issued.twilioServiceSid)?.id == shop.id)
+        #expect(try await lookup.twilio(accountSid: otherIssued.twilioAccountSid, authToken: otherIssued.twilioAuthToken)?.id == other.id)
+
+        #expect(try await lookup.vonage(apiKey: issued.vonageAPIKey, apiSecret: otherIssued.vonageAPISecret) == nil)
+        #expect(try await lookup.vonage(apiKey: "00000000", apiSecret: issued.vonageAPISecret) == nil)
+        #expect(try await lookup.vonage(applicationId: "00000000-0000-4000-8000-000000000000") == nil)
+        #expect(try await lookup.twilio(accountSid: issued.twilioAccountSid, authToken: otherIssued.twilioAuthToken) == nil)
+        #expect(try await lookup.twilio(accountSid: issued.twilioAccountSid, authToken: issued.twilioAuthToken,
+                                           serviceSid: otherIssued.twilioServiceSid) == nil)
+    }
+
+    @Test("an application's pending verification of a number is found by number, and another application's is not", arguments: ["memory", "sqlite"])
+    func pendingByNumber(kind: String) async throws {
+        let directory = try KeyFixtures.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.store(kind, in: directory)
+        try await store.migrate()
+        store.protect(with: ServerSecrets(master: Array(repeating: 3, count: 32)).fieldProtection)
+        var verification = Verification(id: "vf_shop", phoneNumber: "+99012345670", options: VerificationOptions(workflow: [.sms]),
+                                        clientTokenHash: [], createdAt: Date())
+        verification.applicationId = "app_shop"
+        verification.state = VerificationState(status: .pending, currentStep: 0, deadline: Date().addingTimeInterval(60),
+                                               codeHash: nil, codeStep: nil)
+        _ = try await store.insert(verification, events: [], at: Date(), idempotency: nil)
+        #expect(try await store.pendingVerification(phoneNumber: "+99012345670", application: "app_shop") == "vf_shop")
+        #expect(try await store.pendingVerification(phoneNumber: "+99012345670", application: "app_other") == nil)
+        #expect(try await store.pendingVerification(phoneNumber: "+99012345672", application: "app_shop") == nil)
+    }
+
+    @Test("a revoked application is found by no credential", arguments: ["memory", "sqlite"])
+    func revoked(kind: String) async throws {
+        let directory = try KeyFixtures.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try Self.store(kind, in: directory)
+        let manager = try await ApplicationManager.open(store: store)
+        let (shop, issued) = try await manager.create(name: "Shop")
+        #expect(try await manager.revoke(id: shop.id))
+        let lookup = ApplicationDirectory(store: store)
+        #expect(try await lookup.vonage(applicationId: issued.vonageApplicationId) == nil)
+        #expect(try await lookup.vonage(apiKey: issued.vonageAPIKey, apiSecret: issued.vonageAPISecret) == nil)
+        #expect(try await lookup.twilio(accountSid: issued.twilioAccountSid, authToken: issued.twilioAuthToken) == nil)
+        #expect(try await store.keys().filter { $0.applicationId == shop.id }.allSatisfy(\.isRevoked))
+    }
+}

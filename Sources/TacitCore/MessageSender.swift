@@ -14,9 +14,12 @@ public struct OutboundMessage: Sendable, Equatable {
     public var language: String
     /// The verification's locale as asked for (`en-us`), for a regional voice.
     public var locale: String
+    /// Stable for this verification's step however often the send is tried (after a crash,
+    /// or by another instance), for providers that deduplicate by a key; never the code.
+    public var idempotencyKey: String?
 
     public init(channel: Channel, to: String, body: String, verificationId: String,
-                step: Int = 0, language: String = "en", locale: String = "en") {
+                step: Int = 0, language: String = "en", locale: String = "en", idempotencyKey: String? = nil) {
         self.channel = channel
         self.to = to
         self.body = body
@@ -24,6 +27,7 @@ public struct OutboundMessage: Sendable, Equatable {
         self.step = step
         self.language = language
         self.locale = locale
+        self.idempotencyKey = idempotencyKey
     }
 
     /// What a provider is handed to name this message in its receipts: `<request_id>:<step>`.

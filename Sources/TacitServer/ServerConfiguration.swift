@@ -41,6 +41,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var callbacks = CallbackSettings()
     /// Routes and the messaging providers' own settings.
     public var providers = ProviderSettings()
+    /// How long a request that queued a code message waits for the provider's answer
+    /// before it answers with the state as it then is (`TACIT_SEND_WAIT_MS`).
+    public var sendWait = ServerConfiguration.defaultSendWait
 
     public init() {}
 

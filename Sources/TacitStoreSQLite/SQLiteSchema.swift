@@ -168,5 +168,20 @@ public enum SQLiteSchema {
             UPDATE verifications SET finished_at = updated_at WHERE status != 'pending';
             CREATE INDEX verifications_finished ON verifications(finished_at) WHERE finished_at IS NOT NULL;
             """),
+        // Code messages owed, written with the step that issued the code and deleted with
+        // the provider's answer, so a crash between the two neither loses nor repeats a send.
+        Migration("021_durable_sends", sql: """
+            CREATE TABLE send_outbox (
+                id TEXT PRIMARY KEY,
+                request_id TEXT NOT NULL,
+                step INTEGER NOT NULL,
+                channel TEXT NOT NULL,
+                sealed_code BLOB NOT NULL,
+                created_at REAL NOT NULL,
+                due_at REAL NOT NULL
+            );
+            CREATE INDEX send_outbox_due ON send_outbox(due_at);
+            CREATE INDEX send_outbox_request ON send_outbox(request_id);
+            """),
     ])
 }

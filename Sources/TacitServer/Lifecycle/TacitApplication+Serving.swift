@@ -48,6 +48,7 @@ extension TacitApplication {
             if let server { group.addTask { try await server.run() } } else { group.addTask { await Self.untilCancelled() } }
             group.addTask { await Self.runTimers(assembly, store: self.store) }
             group.addTask { await assembly.engine.webhooks.run() }
+            group.addTask { await assembly.engine.sends.run() }
             group.addTask { await assembly.housekeeper.run() }
             if !Task.isCancelled { isReady.store(true, ordering: .relaxed) }
             started.succeed(port)

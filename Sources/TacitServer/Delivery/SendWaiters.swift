@@ -14,6 +14,8 @@ final class SendWaiters: Sendable {
         var waiting: [String: CheckedContinuation<WorkflowRunner.Performed?, Never>] = [:]
         var ended: [String: WorkflowRunner.Performed] = [:]
         var order: [String] = []
+        /// The worker has stopped: nothing will end a send here any more.
+        var closed = false
     }
     private let state = Mutex(State())
 
@@ -27,6 +29,18 @@ final class SendWaiters: Sendable {
             return nil
         }
         waiter?.resume(returning: performed)
+    }
+
+    /// The worker stopped: every request waiting goes on at once, and later ones don't wait.
+    /// A timer firing while the application drains would otherwise wait on a clock that
+    /// may never reach its bound.
+    func close() {
+        let waiting = state.withLock { state -> [CheckedContinuation<WorkflowRunner.Performed?, Never>] in
+            state.closed = true
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        waiting.forEach { $0.resume(returning: nil) }
     }
 
     /// What the send `key` left, once it ends, or nil at `deadline` on `clock`, whichever comes first.
@@ -51,7 +65,7 @@ final class SendWaiters: Sendable {
                         state.order.removeAll { $0 == key }
                         return (true, performed)
                     }
-                    if Task.isCancelled { return (true, nil) }
+                    if Task.isCancelled || state.closed { return (true, nil) }
                     state.waiting[key] = continuation
                     return (false, nil)
                 }

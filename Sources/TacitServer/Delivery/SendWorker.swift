@@ -32,6 +32,7 @@ final class SendWorker: Sendable {
                 for row in claimed { group.addTask { await self.carry(row) } }
                 await outbox.wakeup.wait(until: await nextLook(claimed: claimed), clock: runner.clock)
             }
+            outbox.waiters.close()
         }
         outbox.finish()
     }

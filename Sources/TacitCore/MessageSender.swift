@@ -19,9 +19,13 @@ public struct OutboundMessage: Sendable, Equatable {
     public var code: String
     /// The brand the texts name.
     public var brand: String
+    /// Stable for this verification's step however often the send is tried (after a crash,
+    /// or by another instance), for providers that deduplicate by a key; never the code.
+    public var idempotencyKey: String?
 
     public init(channel: Channel, to: String, body: String, verificationId: String,
-                step: Int = 0, language: String = "en", locale: String = "en", code: String = "", brand: String = "") {
+                step: Int = 0, language: String = "en", locale: String = "en", code: String = "", brand: String = "",
+                idempotencyKey: String? = nil) {
         self.channel = channel
         self.to = to
         self.body = body
@@ -31,6 +35,7 @@ public struct OutboundMessage: Sendable, Equatable {
         self.locale = locale
         self.code = code
         self.brand = brand
+        self.idempotencyKey = idempotencyKey
     }
 
     /// What a provider is handed to name this message in its receipts: `<request_id>:<step>`.

@@ -32,7 +32,7 @@ public enum DevProviders {
         dependencies.silentVerdicts = dependencies.silentVerdicts ?? OperatorAnswerReader(key: settings.signingKey)
         dependencies.silentAuth = dependencies.silentAuth ?? network
         dependencies.simSwap = dependencies.simSwap ?? network
-        let inbox = HandsetInbox(clock: dependencies.clock)
+        let inbox = HandsetInbox(clock: dependencies.clock, latency: TimeInterval(configuration.inboxLatencyMilliseconds) / 1000)
         dependencies.sender = RoutingSender(inbox: inbox, fallback: dependencies.sender)
         dependencies.mounts += [OperatorMount(network: network), HandsetMount(inbox: inbox)]
     }

@@ -45,6 +45,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var callbacks = CallbackSettings()
     /// Routes and the messaging providers' own settings.
     public var providers = ProviderSettings()
+    /// How long a request that queued a code message waits for the provider's answer
+    /// before it answers with the state as it then is (`TACIT_SEND_WAIT_MS`).
+    public var sendWait = ServerConfiguration.defaultSendWait
+    /// In `--dev`, how long the handset inbox takes to take a message, as a slow provider
+    /// would (`TACIT_DEV_INBOX_LATENCY_MS`, default 0).
+    public var inboxLatencyMilliseconds = 0
 
     public init() {}
 

@@ -10,6 +10,7 @@ extension TacitApplication {
     struct Engine: Sendable {
         var runner: WorkflowRunner
         var webhooks: WebhookDispatcher
+        var sends: SendWorker
         var security: SecurityLayer
         var metrics: Metrics
         var hub: EventHub
@@ -31,12 +32,15 @@ extension TacitApplication {
             silent: CheckURLIssuer(network: dependencies.silentAuth ?? UnavailableSilentAuth(), keys: silentKeys),
             simSwap: dependencies.simSwap ?? NoSimSwapChecker(),
             timers: TimerScheduler(clock: clock), hub: hub, metrics: metrics,
-            webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints), outboxWritten: { doorbell.signal() })
+            webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints), outboxWritten: { doorbell.signal() },
+            sends: SendOutbox(fields: secrets.fieldProtection, waitBound: configuration.sendWait))
+        let sends = SendWorker(runner: runner)
+        metrics.addSection(sends.renderMetrics)
         let webhooks = WebhookDispatcher(
             store: store, clock: clock, settings: configuration.webhooks, httpClient: dependencies.httpClient,
             random: dependencies.random, wakeup: doorbell,
             timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { $0.summarizeAgainIfFinished() } })
-        return Engine(runner: runner, webhooks: webhooks, security: security, metrics: metrics, hub: hub, silentKeys: silentKeys)
+        return Engine(runner: runner, webhooks: webhooks, sends: sends, security: security, metrics: metrics, hub: hub, silentKeys: silentKeys)
     }
 
     func makeRoutes(_ engine: Engine, secrets: ServerSecrets) -> RouteTable {

@@ -94,4 +94,6 @@ public final class TacitApplication: Sendable {
 
     /// Every webhook delivery attempt, in order (for tests and embedders watching delivery).
     public var webhookAttempts: AsyncStream<WebhookAttempt>? { assembled.withLock { $0?.engine.webhooks.attempts } }
+    /// Every queued send as it ends, in order (for tests and embedders watching delivery).
+    public var sendReports: AsyncStream<SendReport>? { assembled.withLock { $0?.engine.runner.sends.reports } }
 }

@@ -4,7 +4,7 @@ import TacitCore
 /// Where verifications, their timelines and their settings live. Every method is one
 /// transaction. Nothing here assumes SQLite: a PostgreSQL store implements the same
 /// contract with row locks where SQLite has its single writer.
-public protocol VerificationStore: OutboxStore, RetentionStore {
+public protocol VerificationStore: OutboxStore, SendOutboxStore, RetentionStore {
     /// Creates tables or brings them up to date.
     func migrate() async throws
 
@@ -15,8 +15,8 @@ public protocol VerificationStore: OutboxStore, RetentionStore {
     /// Inserts a new verification with its first events, and the idempotency record
     /// when given. Throws `StoreError.concurrentVerification` when another pending
     /// verification holds the same number, `StoreError.idempotencyKeyReused` when
-    /// the key is already taken. `outbox` rows commit in the same transaction.
-    func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], at: Date,
+    /// the key is already taken. `outbox` and `sends` rows commit in the same transaction.
+    func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,
                 idempotency: IdempotencyRecord?) async throws -> [TimelineEvent]
 
     func verification(id: String) async throws -> Verification?
@@ -79,9 +79,15 @@ extension VerificationStore {
         try await verification(id: id)
     }
 
-    /// Inserts without webhooks owed.
+    /// Inserts without webhooks or sends owed.
     public func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
-        try await insert(verification, events: events, outbox: [], at: at, idempotency: idempotency)
+        try await insert(verification, events: events, outbox: [], sends: [], at: at, idempotency: idempotency)
+    }
+
+    /// Inserts without sends owed.
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], at: Date,
+                       idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
+        try await insert(verification, events: events, outbox: outbox, sends: [], at: at, idempotency: idempotency)
     }
 }
 
@@ -91,10 +97,17 @@ public struct StoreChange<T: Sendable>: Sendable {
     public var events: [EventDraft]
     /// Webhook deliveries owed for this change, committed with it.
     public var outbox: [OutboxMessage]
-    public init(_ result: T, events: [EventDraft] = [], outbox: [OutboxMessage] = []) {
+    /// Code messages owed for this change (a step it started), committed with it.
+    public var sends: [QueuedSend]
+    /// Send rows whose answer this change applies: deleted with it.
+    public var sendsDone: [String]
+    public init(_ result: T, events: [EventDraft] = [], outbox: [OutboxMessage] = [], sends: [QueuedSend] = [],
+                sendsDone: [String] = []) {
         self.result = result
         self.events = events
         self.outbox = outbox
+        self.sends = sends
+        self.sendsDone = sendsDone
     }
 }
 

@@ -206,5 +206,20 @@ public enum SQLiteSchema {
                 PRIMARY KEY (application_id, url)
             ) WITHOUT ROWID;
             """),
+        // Code messages owed, written with the step that issued the code and deleted with
+        // the provider's answer, so a crash between the two neither loses nor repeats a send.
+        Migration("022_durable_sends", sql: """
+            CREATE TABLE send_outbox (
+                id TEXT PRIMARY KEY,
+                request_id TEXT NOT NULL,
+                step INTEGER NOT NULL,
+                channel TEXT NOT NULL,
+                sealed_code BLOB NOT NULL,
+                created_at REAL NOT NULL,
+                due_at REAL NOT NULL
+            );
+            CREATE INDEX send_outbox_due ON send_outbox(due_at);
+            CREATE INDEX send_outbox_request ON send_outbox(request_id);
+            """),
     ])
 }

@@ -34,6 +34,8 @@ extension SQLiteVerificationStore {
                 """)
             try db.execute("DELETE FROM webhook_outbox WHERE request_id IN (SELECT value FROM json_each(\(batch)))")
             let outbox = db.changes
+            // A finished verification's send is dropped unsent by the worker; one not taken yet goes here.
+            try db.execute("DELETE FROM send_outbox WHERE request_id IN (SELECT value FROM json_each(\(batch)))")
             try db.execute("DELETE FROM verifications WHERE id IN (SELECT value FROM json_each(\(batch)))")
             // Sequence numbers run from 1 without gaps, so the last one is the event count.
             let events = try rows.reduce(0) { $0 + (try $1.int("last_seq")) }

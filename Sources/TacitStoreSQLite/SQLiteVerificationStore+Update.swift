@@ -63,6 +63,8 @@ extension SQLiteVerificationStore {
         let record: [UInt8]
         let events: RenderedEvents?
         let outbox: [OutboxMessage]
+        let sends: [QueuedSend]
+        let sendsDone: [String]
         let result: StoreUpdateResult<T>
     }
 
@@ -122,7 +124,7 @@ extension SQLiteVerificationStore {
             \(indexed) updated_at = \(at.timeIntervalSince1970), last_seq = \(verification.lastSeq), record = \(record)
             """
         return PreparedChange(id: id, assignments: assignments, record: record,
-                              events: RenderedEvents(written), outbox: change.outbox,
+                              events: RenderedEvents(written), outbox: change.outbox, sends: change.sends, sendsDone: change.sendsDone,
                               result: StoreUpdateResult(result: change.result, verification: verification, events: written))
     }
 
@@ -139,6 +141,8 @@ extension SQLiteVerificationStore {
             """)
         guard db.changes == 1 else { throw RowChanged() }
         try append(change.outbox, db)
+        try append(change.sends, db)
+        try deleteSends(change.sendsDone, db)
         return Snapshot(change.result.verification, record: change.record, lastGroup: lastGroup)
     }
 }

@@ -24,7 +24,7 @@ public final class SQLiteVerificationStore: VerificationStore {
         try await database.migrate(SQLiteSchema.migrator)
     }
 
-    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], at: Date,
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection.get()
         let indexes = try fields.indexes(verification.phoneNumber)
@@ -63,6 +63,7 @@ public final class SQLiteVerificationStore: VerificationStore {
                 """)
             guard db.changes == 1 else { throw StoreError.concurrentVerification }
             try Self.append(outbox, db)
+            try Self.append(sends, db)
             return lastGroup
         }
         recent.put(stored.id, Snapshot(stored, record: record, lastGroup: lastGroup), stored)

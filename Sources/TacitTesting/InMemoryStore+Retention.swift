@@ -20,6 +20,7 @@ extension InMemoryStore {
             let before = state.outbox.messages.count
             state.outbox.messages.removeAll { doomed.contains($0.verificationId) }
             swept.outbox = before - state.outbox.messages.count
+            state.sends = state.sends.filter { !doomed.contains($0.value.verificationId) }
             return swept
         }
     }

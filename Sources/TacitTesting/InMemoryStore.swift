@@ -14,6 +14,8 @@ public final class InMemoryStore: VerificationStore {
         var idempotency: [String: IdempotencyRecord] = [:]
         var settings: [String: [UInt8]] = [:]
         var outbox = InMemoryOutbox()
+        /// The send outbox, by id (see `InMemoryStore+Sends.swift`).
+        var sends: [String: QueuedSend] = [:]
     }
     let state = Mutex(State())
     /// API keys (see `InMemoryStore+Security.swift`).
@@ -28,10 +30,11 @@ public final class InMemoryStore: VerificationStore {
     /// Nothing is at rest here, so nothing to seal.
     public func protect(with fields: any FieldProtection) {}
 
-    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], at: Date,
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         try state.withLock { state in
             try state.outbox.checkNew(outbox)
+            try state.checkNew(sends)
             if let idempotency, state.idempotency[idempotency.key] != nil { throw StoreError.idempotencyKeyReused }
             if verification.status == .pending, state.verifications.values.contains(where: {
                 $0.status == .pending && $0.phoneNumber == verification.phoneNumber && $0.applicationId == verification.applicationId
@@ -43,6 +46,7 @@ public final class InMemoryStore: VerificationStore {
             state.events[stored.id] = written
             if let idempotency { state.idempotency[idempotency.key] = idempotency }
             state.outbox.add(outbox)
+            state.apply(sends: sends, done: [])
             return written
         }
     }
@@ -58,8 +62,10 @@ public final class InMemoryStore: VerificationStore {
             guard var verification = state.verifications[id] else { return nil }
             let change = try body(&verification)
             try state.outbox.checkNew(change.outbox)
+            try state.checkNew(change.sends)
             let written = verification.record(change.events, at: at)
             state.outbox.add(change.outbox)
+            state.apply(sends: change.sends, done: change.sendsDone)
             state.verifications[id] = verification
             state.noteFinish(verification, at: at)
             state.events[id, default: []] += written

@@ -20,6 +20,9 @@ enum ServeCommand {
         TACIT_WEBHOOK_EVENTS (comma-separated types; default all), the same with _2 … _9 for
         more endpoints, TACIT_WEBHOOK_ALLOW_PRIVATE=1 (allow private/loopback targets),
         TACIT_VONAGE_SIGNATURE_SECRET, TACIT_TWILIO_AUTH_TOKEN.
+        Code sends: TACIT_SEND_WAIT_MS (how long a start waits for its provider's answer before
+        answering; default 250), TACIT_DEV_INBOX_LATENCY_MS (--dev: the handset inbox answers
+        this many ms late, as a slow provider would; default 0).
         """ + "\n" + ServerSettings.providerUsage + "\n" + """
 
           --dev                 virtual mobile operator, handset inbox, keyless loopback access

@@ -35,6 +35,10 @@ enum ServerSettings {
         try applySecurity(&configuration, setting)
         try applyTLS(&configuration, setting)
         try applyRetention(&configuration, setting)
+        try applySends(&configuration) { flag in
+            let variable = "TACIT_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
+            return environment[variable] ?? file[variable]
+        }
         applyProviders(to: &configuration, environment: environment, file: file)
         try applyWebhooks(to: &configuration) { flag in
             let variable = "TACIT_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")

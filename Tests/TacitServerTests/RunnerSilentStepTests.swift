@@ -31,6 +31,21 @@ struct RunnerSilentStepTests {
                        timers: TimerScheduler(clock: clock), hub: EventHub(), metrics: Metrics())
     }
 
+    /// Runs `body` with the runner's send worker carrying out its queued sends, as the application does.
+    static func sending<T: Sendable>(_ runner: WorkflowRunner, _ body: () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await SendWorker(runner: runner).run() }
+            do {
+                let result = try await body()
+                group.cancelAll()
+                return result
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+        }
+    }
+
     static func draft(_ clock: ManualClock) -> Verification {
         Verification(id: "vf_later", phoneNumber: "+99012345670", options: VerificationOptions(workflow: [.sms, .silentAuth, .voice]),
                      clientTokenHash: [1], createdAt: clock.now())
@@ -41,10 +56,12 @@ struct RunnerSilentStepTests {
         let clock = ManualClock(), store = InMemoryStore(), sender = RecordingSender()
         let silent = ScriptedSilent(.failed(.carrierError, events: [Self.operatorHop]))
         let runner = Self.runner(silent, clock: clock, store: store, sender: sender)
-        _ = try await runner.create(Self.draft(clock), events: [], idempotency: nil)
-        #expect(silent.requests.isEmpty, "the create starts the SMS step only")
-        clock.advance(by: 5)
-        try await runner.transition("vf_later") { try $0.handle(.next) }
+        try await Self.sending(runner) {
+            _ = try await runner.create(Self.draft(clock), events: [], idempotency: nil)
+            #expect(silent.requests.isEmpty, "the create starts the SMS step only")
+            clock.advance(by: 5)
+            try await runner.transition("vf_later") { try $0.handle(.next) }
+        }
         #expect(silent.requests.map(\.step) == [1])
         #expect(silent.requests.first?.expiresAt == clock.now().addingTimeInterval(60))
         let v = try #require(try await store.verification(id: "vf_later"))
@@ -61,8 +78,10 @@ struct RunnerSilentStepTests {
         let clock = ManualClock(), store = InMemoryStore(), sender = RecordingSender()
         let silent = ScriptedSilent(.issued(checkURL: "http://127.0.0.1/check", events: [Self.operatorHop]))
         let runner = Self.runner(silent, clock: clock, store: store, sender: sender)
-        _ = try await runner.create(Self.draft(clock), events: [], idempotency: nil)
-        let outcome = try await runner.transition("vf_later") { try $0.handle(.next) }
+        let outcome = try await Self.sending(runner) {
+            _ = try await runner.create(Self.draft(clock), events: [], idempotency: nil)
+            return try await runner.transition("vf_later") { try $0.handle(.next) }
+        }
         #expect(outcome?.checkURL == "http://127.0.0.1/check")
         #expect(outcome?.verification.currentStep == 1)
         let labels = try await store.events(id: "vf_later", after: 0, limit: 100).map(\.label)

@@ -5,6 +5,8 @@ import sqlite3
 import time
 
 TERMINAL = {"completed", "failed", "expired", "cancelled"}
+# The soak's workflows are [sms] and [sms, voice]: a step's index names its channel.
+STEP_CHANNELS = ["sms", "voice"]
 
 
 def read_only(db):
@@ -12,11 +14,21 @@ def read_only(db):
 
 
 def settled(db):
-    """No verification is pending and no webhook is owed."""
+    """No verification is pending, no webhook is owed and no code message is queued."""
     with read_only(db) as c:
         pending = c.execute("SELECT COUNT(*) FROM verifications WHERE status = 'pending'").fetchone()[0]
         owed = c.execute("SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'").fetchone()[0]
-    return pending == 0 and owed == 0
+        queued = c.execute("SELECT COUNT(*) FROM send_outbox").fetchone()[0]
+    return pending == 0 and owed == 0 and queued == 0
+
+
+def queued_sends(db):
+    """The (request_id, step) of every code message committed and not yet answered."""
+    try:
+        with read_only(db) as c:
+            return set(c.execute("SELECT request_id, step FROM send_outbox"))
+    except sqlite3.OperationalError:
+        return set()  # the first server has not migrated yet
 
 
 def unsettled(db, server):
@@ -25,6 +37,7 @@ def unsettled(db, server):
     now = time.time()
     with read_only(db) as c:
         pending = c.execute("SELECT id, deadline, last_seq FROM verifications WHERE status = 'pending' ORDER BY deadline LIMIT 5").fetchall()
+        queued = c.execute("SELECT request_id, step, due_at FROM send_outbox ORDER BY due_at LIMIT 5").fetchall()
         owed = c.execute("SELECT request_id, type, attempts, next_attempt_at FROM webhook_outbox "
                          "WHERE state = 'pending' ORDER BY next_attempt_at LIMIT 5").fetchall()
     with open(server.log, errors="replace") as log:
@@ -32,6 +45,7 @@ def unsettled(db, server):
     lines = [f"  server running: {server.process.poll() is None}; the end of its log:"] + ["    " + t.rstrip() for t in tail]
     lines += [f"  pending {i}: deadline {'none' if d is None else f'{d - now:+.1f} s'}, last_seq {s}" for i, d, s in pending]
     lines += [f"  owed {r} {t}: {a} attempts, next {n - now:+.1f} s" for r, t, a, n in owed]
+    lines += [f"  queued send {r} step {s}: due {d - now:+.1f} s" for r, s, d in queued]
     return "\n".join(lines)
 
 
@@ -71,6 +85,20 @@ def check(load, sink, db):
             failures.append(f"{request_id}: summary is not the last event, or something but a webhook follows it")
         if (request_id, "verification." + status) not in delivered:
             failures.append(f"{request_id}: verification.{status} webhook never delivered")
+    # A code is sent once per step, whatever was killed when; a send queued at a kill, on a
+    # verification the load left alone (a check, skip or cancel may end its step first),
+    # is sent by a later server.
+    for request_id, step in load.in_flight:
+        if request_id in load.touched:
+            continue
+        labels = [e["label"] for _, e in events.get(request_id, [])]
+        sent = labels.count(f"{STEP_CHANNELS[step]}:code_sent")
+        if sent != 1:
+            failures.append(f"{request_id}: the send queued for step {step} at a kill was delivered {sent} times")
+    for request_id, timeline in events.items():
+        for channel in STEP_CHANNELS:
+            if [e["label"] for _, e in timeline].count(f"{channel}:code_sent") > 1:
+                failures.append(f"{request_id}: the {channel} code was sent more than once")
     if sink.bad:
         failures.append(f"{len(sink.bad)} webhooks failed signature verification: {sink.bad[0]}")
     if load.five_hundreds:

@@ -3,6 +3,9 @@
 with codes from the handset inbox, wrong codes, skips, cancels), kills the server with
 SIGKILL at random points, restarts it on the same SQLite file, and at the end checks
 every invariant against the server's answers, the database and the webhooks received.
+For the first kills (half, ten at most) the handset inbox answers late (TACIT_DEV_INBOX_LATENCY_MS),
+so kills land between a send's commit and the provider's answer: every send queued at
+such a kill must be delivered exactly once after the restart.
 
     soak.py --kills 200           (make soak)
     soak.py --kills 20            (make test)
@@ -11,7 +14,11 @@ import argparse, json, os, random, re, signal, subprocess, sys, tempfile, thread
 import urllib.error, urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ledger import check, settled, unsettled  # noqa: E402
+from ledger import check, queued_sends, settled, unsettled  # noqa: E402
+
+# Long enough that most kills in the slow half find a send in flight, short enough that a
+# start still answers well within the client's timeout.
+SLOW_INBOX_MS = "300"
 from sink import SECRETS, Sink  # noqa: E402
 
 
@@ -22,10 +29,11 @@ class Server:
         self.env = dict(os.environ, TACIT_WEBHOOK_URL=sink_url, TACIT_WEBHOOK_SECRETS=" ".join(SECRETS),
                         TACIT_WEBHOOK_ALLOW_PRIVATE="1")
 
-    def start(self):
+    def start(self, slow=False):
+        env = dict(self.env, TACIT_DEV_INBOX_LATENCY_MS=SLOW_INBOX_MS) if slow else self.env
         with open(self.log, "a") as log:
             self.process = subprocess.Popen([self.binary, "serve", "--dev", "--port", "0", "--db", self.db],
-                                            stdout=subprocess.PIPE, stderr=log, env=self.env, text=True)
+                                            stdout=subprocess.PIPE, stderr=log, env=env, text=True)
         for line in self.process.stdout:
             match = re.search(r"listening on (http://\S+)", line)
             if match:
@@ -69,11 +77,16 @@ class Load:
         self.started = {}      # request_id -> number
         self.completions = {}  # request_id -> 200 answers to a check
         self.five_hundreds = []
+        # (request_id, step) of sends queued when the server was killed; the load leaves
+        # those verifications alone, so each such step must end with its code sent once.
+        self.in_flight = set()
+        self.touched = set()   # request_ids the load did more to than start
 
     def step(self):
         base = self.server.url
         with self.lock:
-            ids = list(self.started.items())
+            held = {request_id for request_id, _ in self.in_flight}
+            ids = [(i, n) for i, n in self.started.items() if i not in held]
         roll = self.random.random()
         if roll < 0.4 or not ids:
             number = "+9901" + "".join(self.random.choice("0123456789") for _ in range(6)) + self.random.choice("02468")
@@ -86,6 +99,8 @@ class Load:
             self.note(status)
             return
         request_id, number = self.random.choice(ids)
+        with self.lock:
+            self.touched.add(request_id)
         if roll < 0.75:
             status, inbox = call(base, "GET", "/v1/dev/handsets/%2B" + number[1:] + "/inbox")
             codes = re.findall(r"\d{6}", " ".join(m["body"] for m in (inbox or {}).get("messages", [])))
@@ -133,14 +148,20 @@ def main():
     def drive():
         while not stop.is_set():
             load.step()
-    server.start()
+    # A send held at a kill is taken again when the dead server's lease (10 s) runs out:
+    # by then the slow kills are over, so it is not killed in flight a second time.
+    slow_kills = min(arguments.kills // 2, 10)
+    server.start(slow=slow_kills > 0)
     workers = [threading.Thread(target=drive, daemon=True) for _ in range(4)]
     for worker in workers:
         worker.start()
     for kill in range(arguments.kills):
         time.sleep(rng.uniform(0.05, 0.4))
+        if kill < slow_kills:
+            with load.lock:
+                load.in_flight |= queued_sends(db)
         server.kill()
-        server.start()
+        server.start(slow=kill + 1 < slow_kills)
     stop.set()
     for worker in workers:
         worker.join()
@@ -152,7 +173,8 @@ def main():
         server.stop()
     failures, total = check(load, sink, db)
     print(f"soak: seed {arguments.seed}, {arguments.kills} kills, {total} verifications, "
-          f"{len(load.completions)} completed by code, {len(sink.received)} webhooks received")
+          f"{len(load.completions)} completed by code, {len(sink.received)} webhooks received, "
+          f"{len(load.in_flight)} sends in flight at a kill")
     for failure in failures[:20]:
         print("FAIL:", failure)
     sys.exit(1 if failures else 0)

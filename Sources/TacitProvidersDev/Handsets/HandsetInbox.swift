@@ -17,14 +17,25 @@ public final class HandsetInbox: MessageSender {
 
     private let messages = Mutex<[String: [Message]]>([:])
     private let clock: any TacitClock
+    /// How long a message takes to arrive, as a slow provider's answer would
+    /// (`TACIT_DEV_INBOX_LATENCY_MS`): the console shows a pending send, and the soak
+    /// kills the server while one is in flight.
+    private let latency: TimeInterval
 
-    public init(clock: any TacitClock) {
+    public init(clock: any TacitClock, latency: TimeInterval = 0) {
         self.clock = clock
+        self.latency = latency
     }
 
     public static func owns(_ number: String) -> Bool { VirtualRange.contains(number) }
 
     public func send(_ message: OutboundMessage) async -> DeliveryResult {
+        if latency > 0 {
+            // Stopped while it waits: the message never reached the phone.
+            do { try await clock.sleep(until: clock.now().addingTimeInterval(latency)) } catch {
+                return DeliveryResult(refusal: .transient, reason: "provider_unreachable")
+            }
+        }
         let entry = Message(channel: message.channel.rawValue, body: message.body, at: Timestamp.format(clock.now()))
         messages.withLock { all in
             all[message.to, default: []].append(entry)

@@ -9,19 +9,22 @@ extension WorkflowRunner {
         var checkURL: String?
     }
 
-    /// Carries out effects after their transaction committed. Codes were issued and
-    /// events recorded inside it; what is left reaches timers, senders and providers.
-    func perform(_ effects: [WorkflowEffect], for verification: Verification, codes: [Int: String]) async -> Performed {
+    /// Carries out effects after their transaction committed. Codes were issued, their
+    /// sends queued and events recorded inside it; what is left reaches timers and
+    /// providers. A queued send is the worker's: this waits for its answer until
+    /// `sendDeadline`, so the caller answers with it when it comes in time.
+    func perform(_ effects: [WorkflowEffect], for verification: Verification, sendDeadline: Date) async -> Performed {
         var performed = Performed(verification: verification)
         for effect in effects {
-            var outcome: Outcome<Void>?
+            var outcome: Performed?
             switch effect {
             case .scheduleTimer(let at): timers.schedule(verification.id, at: at)
             case .cancelTimer: timers.cancel(verification.id)
-            case .sendMessage(let step, let channel):
-                outcome = await sendCode(verification, step: step, channel: channel, code: codes[step])
+            case .sendMessage(let step, _):
+                outcome = await awaitSend(of: verification.id, step: step, until: sendDeadline)
             case .beginSilentCheck(let step, let expiresAt):
                 outcome = await beginSilentCheck(verification, step: step, expiresAt: expiresAt)
+                    .map { Performed(verification: $0.verification, checkURL: $0.checkURL) }
             case .notifyWebhook(let event, _): metrics.webhook(event)
             case .issueCode, .emit: break
             }
@@ -31,25 +34,5 @@ extension WorkflowRunner {
             }
         }
         return performed
-    }
-
-    /// Hands the message with the code issued in the committed transaction to the sender,
-    /// then applies its answer in a second transition, with a timeline event for each
-    /// provider asked. Hops that come back after the verification ended are still
-    /// recorded, and the summary is written again after them.
-    private func sendCode(_ verification: Verification, step: Int, channel: Channel, code: String?) async -> Outcome<Void>? {
-        guard let code else { return nil }
-        let body = MessageText.body(channel: channel, brand: verification.brand, code: code, locale: verification.locale)
-        let message = OutboundMessage(channel: channel, to: verification.phoneNumber, body: body, verificationId: verification.id,
-                                      step: step, language: MessageText.language(for: verification.locale), locale: verification.locale,
-                                      code: code, brand: verification.brand)
-        let result = await sender.send(message)
-        metrics.sent(channel, accepted: result.isAccepted)
-        let input = WorkflowInput.codeDelivery(step: step, delivered: result.isAccepted, reason: result.reason)
-        let hops = ProviderHopNotes.drafts(result.attempts, channel: channel)
-        return try? await transition(verification.id, events: hops) { machine in
-            if !hops.isEmpty, machine.verification.status != .pending { return machine.summarizeAgainIfFinished() }
-            try machine.handle(input)
-        }
     }
 }

@@ -22,11 +22,14 @@ public final class WorkflowRunner: Sendable {
     let webhooks: WebhookPlanner
     /// Told after a commit that wrote outbox rows, so delivery starts at once.
     let outboxWritten: @Sendable () -> Void
+    /// Queued code messages: sealing them, waking the send worker, waiting for its answer.
+    let sends: SendOutbox
 
     init(store: any VerificationStore, clock: any TacitClock, secrets: ServerSecrets, codes: CodeGenerator,
          sender: any MessageSender, silent: any SilentAuthProvider, simSwap: any SimSwapChecker,
          timers: TimerScheduler, hub: EventHub, metrics: Metrics,
-         webhooks: WebhookPlanner = WebhookPlanner(endpoints: []), outboxWritten: @escaping @Sendable () -> Void = {}) {
+         webhooks: WebhookPlanner = WebhookPlanner(endpoints: []), outboxWritten: @escaping @Sendable () -> Void = {},
+         sends: SendOutbox? = nil) {
         self.store = store
         self.clock = clock
         self.secrets = secrets
@@ -39,6 +42,7 @@ public final class WorkflowRunner: Sendable {
         self.metrics = metrics
         self.webhooks = webhooks
         self.outboxWritten = outboxWritten
+        self.sends = sends ?? SendOutbox(fields: secrets.fieldProtection, waitBound: ServerConfiguration.defaultSendWait)
     }
 
     /// What a transition did: the body's result and the state it left.
@@ -63,13 +67,18 @@ public final class WorkflowRunner: Sendable {
         let codes = try issueCodes(&machine)
         transcript.catchUp(machine)
         let outbox = webhooks.outbox(for: machine.effects, verification: machine.verification, at: now)
-        let written = try await store.insert(machine.verification, events: transcript.drafts, outbox: outbox, at: now, idempotency: idempotency)
+        let queued = try queuedSends(machine.effects, codes: codes, verificationId: draft.id, at: now)
+        // Fixed before the worker is woken, so the wait's bound counts from the commit at the latest.
+        let sendDeadline = clock.now().addingTimeInterval(sends.waitBound)
+        let written = try await store.insert(machine.verification, events: transcript.drafts, outbox: outbox, sends: queued,
+                                             at: now, idempotency: idempotency)
         hub.publish(written)
         if !outbox.isEmpty { outboxWritten() }
+        if !queued.isEmpty { sends.wakeup.signal() }
         metrics.started()
         // The silent checks were begun above, before the insert.
         let after = machine.effects.filter { !$0.isSilentBegin }
-        let performed = await perform(after, for: machine.verification, codes: codes)
+        let performed = await perform(after, for: machine.verification, sendDeadline: sendDeadline)
         return Outcome(result: (), verification: performed.verification, checkURL: performed.checkURL ?? checkURL)
     }
 
@@ -77,18 +86,20 @@ public final class WorkflowRunner: Sendable {
     /// nil when the id is unknown.
     @discardableResult
     func transition<T: Sendable>(
-        _ id: String, events extra: [EventDraft] = [],
+        _ id: String, events extra: [EventDraft] = [], sendsDone: [String] = [],
         _ body: @escaping @Sendable (inout WorkflowMachine) throws -> T
     ) async throws -> Outcome<T>? {
-        try await recordingTransition(id) { machine in (try body(&machine), extra) }
+        try await recordingTransition(id, sendsDone: sendsDone) { machine in (try body(&machine), extra) }
     }
 
     /// Like `transition`, but `body` also says which events to record before the
-    /// machine's own, so a late or unknown hop can leave a timeline untouched.
+    /// machine's own, so a late or unknown hop can leave a timeline untouched. `sendsDone`
+    /// names the send rows whose answer this change applies: they are deleted with it.
     func recordingTransition<T: Sendable>(
-        _ id: String, _ body: @escaping @Sendable (inout WorkflowMachine) throws -> (T, [EventDraft])
+        _ id: String, sendsDone: [String] = [], _ body: @escaping @Sendable (inout WorkflowMachine) throws -> (T, [EventDraft])
     ) async throws -> Outcome<T>? {
         let now = clock.now()
+        let sendDeadline = now.addingTimeInterval(sends.waitBound)
         let webhooks = self.webhooks
         let update = try await store.update(id: id, at: now) { [self] verification in
             var machine = WorkflowMachine(verification, now: now)
@@ -98,13 +109,15 @@ public final class WorkflowRunner: Sendable {
             var transcript = Transcript(extra)
             transcript.catchUp(machine)
             let outbox = webhooks.outbox(for: machine.effects, verification: machine.verification, at: now)
-            return StoreChange(Applied(result: result, effects: machine.effects, codes: codes, wroteOutbox: !outbox.isEmpty),
-                               events: transcript.drafts, outbox: outbox)
+            let queued = try queuedSends(machine.effects, codes: codes, verificationId: id, at: now)
+            return StoreChange(Applied(result: result, effects: machine.effects, wroteOutbox: !outbox.isEmpty, queuedSends: !queued.isEmpty),
+                               events: transcript.drafts, outbox: outbox, sends: queued, sendsDone: sendsDone)
         }
         guard let update else { return nil }
         hub.publish(update.events)
         if update.result.wroteOutbox { outboxWritten() }
-        let performed = await perform(update.result.effects, for: update.verification, codes: update.result.codes)
+        if update.result.queuedSends { sends.wakeup.signal() }
+        let performed = await perform(update.result.effects, for: update.verification, sendDeadline: sendDeadline)
         return Outcome(result: update.result.result, verification: performed.verification, checkURL: performed.checkURL)
     }
 
@@ -156,13 +169,13 @@ public final class WorkflowRunner: Sendable {
     private struct Applied<T: Sendable>: Sendable {
         var result: T
         var effects: [WorkflowEffect]
-        var codes: [Int: String]
         var wroteOutbox: Bool
+        var queuedSends: Bool
     }
 
     /// Makes a code for every code step the machine started and keeps its keyed hash
     /// in the same transaction, so a code exists in the store before it is sent.
-    /// Returns the codes in clear by step, for the sender only (`.sendMessage`).
+    /// Returns the codes in clear by step, to be sealed into their send rows only (`.sendMessage`).
     func issueCodes(_ machine: inout WorkflowMachine) throws(CryptoError) -> [Int: String] {
         var issued: [Int: String] = [:]
         for case .issueCode(let step, _) in machine.effects {

@@ -54,6 +54,7 @@ extension TacitApplication {
             if let server { group.addTask { try await server.run() } } else { group.addTask { await Self.untilCancelled() } }
             group.addTask { await Self.runTimers(assembly, store: self.store) }
             group.addTask { await assembly.engine.webhooks.run() }
+            group.addTask { await assembly.engine.sends.run() }
             group.addTask { await assembly.housekeeper.run() }
             let receipts = ProviderReceiptSink(runner: assembly.engine.runner, store: self.store)
             for source in dependencies.receiptSources { group.addTask { await source.run(receipts: receipts) } }

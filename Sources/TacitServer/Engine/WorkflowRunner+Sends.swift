@@ -1,0 +1,44 @@
+import Foundation
+import TacitCore
+import TacitStore
+
+/// The runner's side of the send outbox: a step's code becomes a sealed row in the
+/// transaction that issued it, the send worker builds the message from it, and the
+/// provider's answer is applied in the transition that deletes the row.
+extension WorkflowRunner {
+    /// One row per `.sendMessage` among `effects`, with the code issued for its step.
+    func queuedSends(_ effects: [WorkflowEffect], codes: [Int: String], verificationId: String, at: Date) throws -> [QueuedSend] {
+        try effects.compactMap { effect in
+            guard case .sendMessage(let step, let channel) = effect, let code = codes[step] else { return nil }
+            return try sends.row(verificationId: verificationId, step: step, channel: channel, code: code, at: at)
+        }
+    }
+
+    /// The message that carries `code` for `step`, in the verification's language.
+    func message(for verification: Verification, step: Int, channel: Channel, code: String, key: String) -> OutboundMessage {
+        let body = MessageText.body(channel: channel, brand: verification.brand, code: code, locale: verification.locale)
+        return OutboundMessage(channel: channel, to: verification.phoneNumber, body: body, verificationId: verification.id,
+                               step: step, language: MessageText.language(for: verification.locale), locale: verification.locale,
+                               code: code, brand: verification.brand, idempotencyKey: key)
+    }
+
+    /// Applies the sender's answer for `row` in one transition that also deletes the row,
+    /// with a timeline event for each provider asked. Hops that come back after the
+    /// verification ended are still recorded, and the summary is written again after them.
+    /// nil when the verification is gone or the store refused the write.
+    func applyDelivery(_ result: DeliveryResult, of row: QueuedSend, channel: Channel) async -> Performed? {
+        metrics.sent(channel, accepted: result.isAccepted)
+        let input = WorkflowInput.codeDelivery(step: row.step, delivered: result.isAccepted, reason: result.reason)
+        let hops = ProviderHopNotes.drafts(result.attempts, channel: channel)
+        let outcome = try? await transition(row.verificationId, events: hops, sendsDone: [row.id]) { machine in
+            if !hops.isEmpty, machine.verification.status != .pending { return machine.summarizeAgainIfFinished() }
+            try machine.handle(input)
+        }
+        return outcome.map { Performed(verification: $0.verification, checkURL: $0.checkURL) }
+    }
+
+    /// Waits, until `deadline`, for the send of `step` to end; what it left, or nil.
+    func awaitSend(of verificationId: String, step: Int, until deadline: Date) async -> Performed? {
+        await sends.waiters.wait(for: QueuedSend.key(verificationId: verificationId, step: step), until: deadline, clock: clock)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+import TacitCore
+import TacitStore
+@testable import TacitServer
+import TacitTesting
+
+/// A code send is a row committed with the step that issued the code and carried out by
+/// the send worker: a crash between the commit and the provider call neither loses the
+/// code nor sends it twice, and a slow provider doesn't hold the start.
+@Suite("Durable sends", .timeLimit(.minutes(1)))
+struct DurableSendTests {
+    static let number = "+447911123456"
+
+    /// The code in a message's text.
+    static func code(in message: OutboundMessage) -> String? {
+        message.body.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count >= 4 }).map(String.init)
+    }
+
+    /// The ended sends, in order, from the running application.
+    static func reports(_ app: TestApplication) throws -> AsyncStream<SendReport>.Iterator {
+        try #require(app.application.sendReports).makeAsyncIterator()
+    }
+
+    @Test("a start commits its send row, the code reaches the sender exactly once with the idempotency key, and the row goes with the answer")
+    func startSendsOnce() async throws {
+        let sender = RecordingSender(holding: true)
+        try await TestApplication.test(.inProcess, sender: sender) { app, client in
+            var reports = try Self.reports(app)
+            async let started = client.start(Self.number, channels: ["sms"])
+            await sender.waitFor(1)
+            let message = try #require(sender.messages.first)
+            let rows = try await app.store.queuedSends(verificationId: message.verificationId)
+            #expect(rows.map(\.id) == [QueuedSend.key(verificationId: message.verificationId, step: 0)])
+            #expect(rows.first?.channel == "sms")
+            #expect(message.idempotencyKey == rows.first?.id)
+            sender.release()
+            let (id, reply) = try await started
+            #expect(reply.status == 202 && id == message.verificationId)
+            #expect(await reports.next()?.result == .sent(accepted: true))
+            #expect(try await app.store.queuedSends(verificationId: id).isEmpty)
+            #expect(sender.count == 1)
+            let code = try #require(Self.code(in: message))
+            #expect(try await client.post("/v1/verifications/\(id)/check", json: ["code": code]).string("status") == "completed")
+            #expect(sender.count == 1, "nothing is sent again")
+        }
+    }
+
+    @Test("crash between commit and send: the next process on the file sends the code once, after the dead worker's lease, and it checks to completed")
+    func crashBetweenCommitAndSend() async throws {
+        let sender = StallingSender()
+        try await TestApplication.test(.inProcess, configure: { _, dependencies in dependencies.sender = sender }) { app, client in
+            var stalls = sender.stalls.makeAsyncIterator()
+            async let started = client.start(Self.number, channels: ["sms"])
+            let stalled = try #require(await stalls.next())
+            app.clock.advance(by: ServerConfiguration.defaultSendWait)
+            let (id, reply) = try await started
+            #expect(reply.status == 202 && reply.string("status") == "pending", "the start answers at the bound")
+            let key = QueuedSend.key(verificationId: id, step: 0)
+            try await app.restart {
+                // What a killed worker leaves: the row, still leased for the rest of its lease.
+                try await app.store.leaseSend(id: key, until: app.clock.now().addingTimeInterval(SendWorker.lease))
+            }
+            var reports = try Self.reports(app)
+            #expect(sender.delivered.isEmpty)
+            app.clock.advance(by: SendWorker.lease)
+            #expect(await reports.next() == SendReport(sendId: key, verificationId: id, step: 0, result: .sent(accepted: true)))
+            #expect(sender.delivered.map(\.idempotencyKey) == [key])
+            let code = try #require(sender.delivered.first.flatMap(Self.code(in:)))
+            #expect(code == Self.code(in: stalled), "the same code, opened from its sealed row")
+            #expect(try await client.post("/v1/verifications/\(id)/check", json: ["code": code]).string("status") == "completed")
+            #expect(sender.delivered.count == 1)
+        }
+    }
+
+    @Test("a slow sender doesn't hold the start past the bound, and its answer still lands on the timeline and in the state")
+    func slowSenderDoesNotHoldTheStart() async throws {
+        let provider = GatedSender("twilio")
+        try await TestApplication.test(.inProcess, configure: { _, dependencies in dependencies.sender = provider }) { app, client in
+            var reports = try Self.reports(app)
+            var arrivals = provider.arrivals.makeAsyncIterator()
+            async let started = client.start(Self.number, channels: ["sms"])
+            _ = await arrivals.next()
+            app.clock.advance(by: ServerConfiguration.defaultSendWait)
+            let (id, reply) = try await started
+            #expect(reply.status == 202 && reply.string("status") == "pending")
+            let metrics = try await client.get("/metrics").text
+            #expect(metrics.contains("tacit_sends_in_flight 1\n") && metrics.contains("tacit_sends_queued 0\n"))
+            provider.reply(.permanent)
+            #expect(await reports.next()?.result == .sent(accepted: false))
+            let state = try await client.get("/v1/verifications/\(id)")
+            #expect(state.string("status") == "failed")
+            let labels = try await app.store.events(id: id, after: 0, limit: 100).map(\.label)
+            #expect(labels.contains("provider:refused"))
+            let after = try await client.get("/metrics").text
+            #expect(after.contains("tacit_sends_in_flight 0\n") && after.contains("tacit_sends_oldest_age_seconds 0.000\n"))
+        }
+    }
+
+    @Test("a queued send for a verification that ended before a worker took it is dropped unsent")
+    func finishedVerificationDropsItsSend() async throws {
+        let sender = StallingSender()
+        try await TestApplication.test(.inProcess, configure: { _, dependencies in dependencies.sender = sender }) { app, client in
+            var stalls = sender.stalls.makeAsyncIterator()
+            async let started = client.start(Self.number, channels: ["sms"])
+            _ = await stalls.next()
+            app.clock.advance(by: ServerConfiguration.defaultSendWait)
+            let (id, _) = try await started
+            let key = QueuedSend.key(verificationId: id, step: 0)
+            try await app.restart {
+                try await app.store.leaseSend(id: key, until: app.clock.now().addingTimeInterval(SendWorker.lease))
+            }
+            var reports = try Self.reports(app)
+            #expect(try await client.delete("/v1/verifications/\(id)").status == 204)
+            app.clock.advance(by: SendWorker.lease)
+            #expect(await reports.next() == SendReport(sendId: key, verificationId: id, step: 0, result: .dropped))
+            #expect(sender.delivered.isEmpty)
+            #expect(try await app.store.queuedSends(verificationId: id).isEmpty)
+        }
+    }
+
+    @Test("a copy of the database taken while a send is queued holds its sealed row but not the code")
+    func queuedCodeIsSealed() async throws {
+        let sender = StallingSender()
+        let directory = try KeyFixtures.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("tacit.db").path
+        try await TestApplication.test(.inProcess, configure: { configuration, dependencies in
+            configuration.databasePath = db
+            dependencies.sender = sender
+        }) { app, client in
+            var stalls = sender.stalls.makeAsyncIterator()
+            async let started = client.start(Self.number, channels: ["sms"])
+            let stalled = try #require(await stalls.next())
+            app.clock.advance(by: ServerConfiguration.defaultSendWait)
+            _ = try await started
+            let code = try #require(Self.code(in: stalled))
+            let copy = try KeyFixtures.copyDatabase(db, into: directory.appendingPathComponent("leaked"))
+            #expect(try KeyFixtures.column("sealed_code", of: "send_outbox", in: copy).count == 1)
+            let values = try KeyFixtures.storedValues(copy)
+            #expect(!values.contains { $0.digitRuns.contains(code) }, "the copy holds the code")
+            #expect(!values.contains { $0.contains(bytes: Array(Self.number.utf8)) }, "the copy holds the number")
+        }
+    }
+}

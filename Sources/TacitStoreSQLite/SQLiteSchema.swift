@@ -168,12 +168,27 @@ public enum SQLiteSchema {
             UPDATE verifications SET finished_at = updated_at WHERE status != 'pending';
             CREATE INDEX verifications_finished ON verifications(finished_at) WHERE finished_at IS NOT NULL;
             """),
+        // Code messages owed, written with the step that issued the code and deleted with
+        // the provider's answer, so a crash between the two neither loses nor repeats a send.
+        Migration("021_durable_sends", sql: """
+            CREATE TABLE send_outbox (
+                id TEXT PRIMARY KEY,
+                request_id TEXT NOT NULL,
+                step INTEGER NOT NULL,
+                channel TEXT NOT NULL,
+                sealed_code BLOB NOT NULL,
+                created_at REAL NOT NULL,
+                due_at REAL NOT NULL
+            );
+            CREATE INDEX send_outbox_due ON send_outbox(due_at);
+            CREATE INDEX send_outbox_request ON send_outbox(request_id);
+            """),
         // Applications (SPEC §6): everything made before them joins `default`, the one
         // application the keys, verifications and idempotency records already there served.
         // A verification's application and face are columns, so the owner check reads one
         // column of one row. Webhook endpoints per application have a table; the server-wide
         // endpoints stay the ones every application without its own uses.
-        Migration("021_applications", sql: """
+        Migration("022_applications", sql: """
             CREATE TABLE applications (
                 id TEXT PRIMARY KEY,
                 name TEXT NOT NULL,
@@ -205,21 +220,6 @@ public enum SQLiteSchema {
                 created_at REAL NOT NULL,
                 PRIMARY KEY (application_id, url)
             ) WITHOUT ROWID;
-            """),
-        // Code messages owed, written with the step that issued the code and deleted with
-        // the provider's answer, so a crash between the two neither loses nor repeats a send.
-        Migration("022_durable_sends", sql: """
-            CREATE TABLE send_outbox (
-                id TEXT PRIMARY KEY,
-                request_id TEXT NOT NULL,
-                step INTEGER NOT NULL,
-                channel TEXT NOT NULL,
-                sealed_code BLOB NOT NULL,
-                created_at REAL NOT NULL,
-                due_at REAL NOT NULL
-            );
-            CREATE INDEX send_outbox_due ON send_outbox(due_at);
-            CREATE INDEX send_outbox_request ON send_outbox(request_id);
             """),
     ])
 }

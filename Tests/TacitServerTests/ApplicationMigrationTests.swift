@@ -24,7 +24,7 @@ struct ApplicationMigrationTests {
             ALTER TABLE verifications DROP COLUMN application_id;
             ALTER TABLE verifications DROP COLUMN face;
             ALTER TABLE idempotency DROP COLUMN application_id;
-            DELETE FROM schema_migrations WHERE name = '021_applications';
+            DELETE FROM schema_migrations WHERE name = '022_applications';
             """)
     }
 

@@ -36,7 +36,7 @@ struct SMPPSessionTests {
 
     @Test("the session binds as a transceiver with the system id, password and system type, and a submit comes back with the SMSC's id")
     func bindAndSubmit() async throws {
-        let smsc = LoopbackSMSC { _ in "msg-0001" }
+        let smsc = try LoopbackSMSC { _ in "msg-0001" }
         try await withSession(smsc) { _, sender, _ in
             let result = await sender.send(Self.message("+447400123456"))
             #expect(result.acceptedBy == .accepted(by: "smpp", messageId: "msg-0001"))
@@ -47,7 +47,7 @@ struct SMPPSessionTests {
 
     @Test("answers that come back out of order reach the submit they answer, by sequence number")
     func outOfOrder() async throws {
-        let smsc = LoopbackSMSC { _ in nil }
+        let smsc = try LoopbackSMSC { _ in nil }
         try await withSession(smsc) { _, sender, _ in
             async let first = sender.send(Self.message("+447400000001"))
             async let second = sender.send(Self.message("+447400000002"))
@@ -63,7 +63,7 @@ struct SMPPSessionTests {
 
     @Test("with a window of 2 and both answers held, a third submit_sm is written only after one is answered")
     func window() async throws {
-        let smsc = LoopbackSMSC { _ in nil }
+        let smsc = try LoopbackSMSC { _ in nil }
         try await withSession(smsc, window: 2) { client, sender, _ in
             async let results = withTaskGroup(of: DeliveryResult.self) { group in
                 for n in 1...3 { group.addTask { await sender.send(Self.message("+44740000000\(n)")) } }
@@ -81,7 +81,7 @@ struct SMPPSessionTests {
 
     @Test("a submit the SMSC never answers gives up after the response timeout as a transient refusal")
     func timeout() async throws {
-        let smsc = LoopbackSMSC { _ in nil }
+        let smsc = try LoopbackSMSC { _ in nil }
         let clock = ManualClock()
         try await withSession(smsc, clock: clock) { _, sender, _ in
             async let result = sender.send(Self.message("+447400123456"))
@@ -96,7 +96,7 @@ struct SMPPSessionTests {
 
     @Test("a link dropped before the SMSC answered refuses that submit without sending it again, and the next goes out on the new link")
     func dropped() async throws {
-        let smsc = LoopbackSMSC { pdu in (try? SubmitFields.destination(pdu.body)) == "447400000001" ? nil : "msg-2" }
+        let smsc = try LoopbackSMSC { pdu in (try? SubmitFields.destination(pdu.body)) == "447400000001" ? nil : "msg-2" }
         try await withSession(smsc) { _, sender, _ in
             async let first = sender.send(Self.message("+447400000001"))
             await smsc.wait(for: 1, .submitSm)
@@ -116,7 +116,7 @@ struct SMPPSessionTests {
     @Test("a PDU with an impossible length or one past the size limit from the SMSC closes the link, and the session binds again",
           arguments: [[0, 0, 0, 8, 0, 0, 0, 0x15, 0, 0, 0, 0, 0, 0, 0, 1], [0, 1, 0, 0, 0, 0, 0, 0x15, 0, 0, 0, 0, 0, 0, 0, 1]] as [[UInt8]])
     func malformed(bytes: [UInt8]) async throws {
-        let smsc = LoopbackSMSC()
+        let smsc = try LoopbackSMSC()
         try await withSession(smsc) { client, _, _ in
             let link = try #require(await client.link(waitingUpTo: 5))
             smsc.send(bytes)
@@ -128,7 +128,7 @@ struct SMPPSessionTests {
 
     @Test("a quiet link gets an enquire_link after the interval, and the session unbinds when it stops")
     func keepAliveAndUnbind() async throws {
-        let smsc = LoopbackSMSC()
+        let smsc = try LoopbackSMSC()
         defer { smsc.stop() }
         // The real clock with a short interval: the keep-alive's sleep starts after the bind,
         // at a moment the test can't see, so a manual clock could be moved too early.
@@ -142,7 +142,7 @@ struct SMPPSessionTests {
 
     @Test("a delivery receipt for a submitted message reaches the sink with the message's verification and step, and the SMSC gets its deliver_sm_resp")
     func receipt() async throws {
-        let smsc = LoopbackSMSC { _ in "msg-7" }
+        let smsc = try LoopbackSMSC { _ in "msg-7" }
         try await withSession(smsc) { _, sender, receipts in
             _ = await sender.send(Self.message("+447400123456", step: 1))
             let text = Array("id:msg-7 sub:001 dlvrd:001 submit date:2601010000 done date:2601010000 stat:UNDELIV err:021 text:".utf8)

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TacitTesting
 
 /// A loopback listener that answers every connection with a plain HTTP response as soon
 /// as it accepts it, without reading: what a TLS client meets when it dials a port that

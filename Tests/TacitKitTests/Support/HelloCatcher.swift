@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TacitTesting
 import Synchronization
 
 /// A loopback listener that keeps the first bytes each connection sends, then closes it:

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Synchronization
 @testable import TacitProvidersSMPP
+import TacitTesting
 
 /// An SMSC on an ephemeral loopback port for the session tests: it records every PDU the
 /// ESME sends, answers binds and enquire_links at once, answers submit_sm by the test's
@@ -26,37 +27,34 @@ final class LoopbackSMSC: Sendable {
     let port: Int
     /// The message id for a submit_sm, or nil to hold it.
     let answer: @Sendable (SMPPPDU) -> String?
-    private let listener: Int32
+    private let listener: LoopbackListener
     private let state = Mutex(State())
 
-    init(answer: @escaping @Sendable (SMPPPDU) -> String? = { _ in "msg-\(UUID().uuidString.prefix(8))" }) {
+    init(answer: @escaping @Sendable (SMPPPDU) -> String? = { _ in "msg-\(UUID().uuidString.prefix(8))" }) throws {
         self.answer = answer
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+        // The shared listener closes its socket only from its own accept loop: closing it
+        // from `stop()` while the loop still accepted let the loop take connections meant
+        // for another test's server that had been given the same descriptor number.
+        let reference = Reference()
+        listener = try LoopbackListener { descriptor in
+            // A socket owns its descriptor and closes it when it goes, served or not.
+            let connection = SMPPSocket(descriptor: descriptor)
+            reference.smsc.withLock { $0.value }?.serve(connection)
         }
-        listen(listener, 8)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
-        Thread.detachNewThread { [self] in acceptLoop() }
+        port = listener.port
+        reference.smsc.withLock { $0.value = self }
     }
 
-    private func acceptLoop() {
-        while true {
-            let descriptor = accept(listener, nil, nil)
-            guard descriptor >= 0 else { return }
-            let connection = SMPPSocket(descriptor: descriptor)
-            let number = state.withLock { $0.connections.append(connection); return $0.connections.count }
-            Thread.detachNewThread { [self] in
-                while let pdu = try? connection.readPDU() { take(pdu, on: connection, number: number) }
-            }
+    /// How the listener's handler reaches the SMSC made after it, without keeping it alive.
+    private final class Reference: Sendable {
+        struct Weak: Sendable { weak var value: LoopbackSMSC? }
+        let smsc = Mutex(Weak())
+    }
+
+    private func serve(_ connection: SMPPSocket) {
+        let number = state.withLock { $0.connections.append(connection); return $0.connections.count }
+        Thread.detachNewThread { [self] in
+            while let pdu = try? connection.readPDU() { take(pdu, on: connection, number: number) }
         }
     }
 
@@ -120,8 +118,7 @@ final class LoopbackSMSC: Sendable {
     }
 
     func stop() {
-        Glibc.shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
+        listener.stop()
         state.withLock { $0.connections }.forEach { $0.shutdown() }
     }
 }

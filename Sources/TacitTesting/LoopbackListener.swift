@@ -6,13 +6,13 @@ import Synchronization
 /// loop's own thread. Only the loop closes the listener, and only once `stop()` asked it
 /// to: a descriptor closed while the loop (or `stop()`) may still use its number could
 /// by then belong to another test's socket.
-final class LoopbackListener: Sendable {
-    let port: Int
+public final class LoopbackListener: Sendable {
+    public let port: Int
     private let listener: Int32
     /// `stopping` is set by `stop()`; `closed` once the loop closed the listener.
     private let state = Mutex<(stopping: Bool, closed: Bool)>((false, false))
 
-    init(serve: @escaping @Sendable (Int32) -> Void) throws {
+    public init(serve: @escaping @Sendable (Int32) -> Void) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
@@ -49,7 +49,7 @@ final class LoopbackListener: Sendable {
     }
 
     /// Wakes the accept loop, which then closes the listener and ends.
-    func stop() {
+    public func stop() {
         state.withLock { state in
             state.stopping = true
             if !state.closed { shutdown(listener, Int32(SHUT_RDWR)) }

@@ -91,6 +91,8 @@ class Tacit:
         self.url = f"{scheme}://127.0.0.1:{port}"
         self.env = twilio_env(fake_url) | {
             "TACIT_SECRET": SECRET, "TACIT_PUBLIC_URL": self.url, "TACIT_RATE_SENDS_PER_NUMBER": "1000/60",
+            # A start answers once the fake has its message, so a test reads it right after.
+            "TACIT_SEND_WAIT_MS": "5000",
             "TACIT_RATE_VERIFICATIONS_PER_NUMBER": "1000/60",
         } | (extra_env or {})
         created = subprocess.run([binary, "keys", "create", "--name", "provider-tests", "--db", self.db],

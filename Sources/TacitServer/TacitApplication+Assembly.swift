@@ -35,7 +35,6 @@ extension TacitApplication {
             webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints), outboxWritten: { doorbell.signal() },
             sends: SendOutbox(fields: secrets.fieldProtection, waitBound: configuration.sendWait))
         let sends = SendWorker(runner: runner)
-        metrics.addSection(sends.renderMetrics)
         let webhooks = WebhookDispatcher(
             store: store, clock: clock, settings: configuration.webhooks, httpClient: dependencies.httpClient,
             random: dependencies.random, wakeup: doorbell,
@@ -54,7 +53,7 @@ extension TacitApplication {
                        limits: configuration.security.timeline).register(&router)
         CallbackRoutes(runner: runner, store: store, settings: configuration.callbacks,
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
-        ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub,
+        ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub, clock: runner.clock,
                       assets: ConsoleAssets(), ready: { [weak self] in self?.ready ?? false }).register(&router)
         let verdicts = dependencies.silentVerdicts ?? NoSilentVerdicts()
         SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys, verdicts: verdicts)).register(&router)

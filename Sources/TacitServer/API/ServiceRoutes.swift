@@ -9,6 +9,7 @@ struct ServiceRoutes: Sendable {
     let metrics: Metrics
     let timers: TimerScheduler
     let hub: EventHub
+    let clock: any TacitClock
     let assets: ConsoleAssets
     let ready: @Sendable () -> Bool
 
@@ -26,7 +27,9 @@ struct ServiceRoutes: Sendable {
 
     private func metricsText() async -> HTTPResponse {
         let pending = (try? await store.pendingCount()) ?? 0
-        let text = metrics.render(pending: pending, timers: timers.count, subscribers: hub.subscriberCount)
+        var text = metrics.render(pending: pending, timers: timers.count, subscribers: hub.subscriberCount)
+        let now = clock.now()
+        if let sends = try? await store.sendOutboxGauge(now: now) { text += sends.metricsText(now: now) }
         return .text(text, contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

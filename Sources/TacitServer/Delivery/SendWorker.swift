@@ -21,7 +21,6 @@ final class SendWorker: Sendable {
     let runner: WorkflowRunner
     var outbox: SendOutbox { runner.sends }
     private let inFlight = Mutex(0)
-    private let gauge = Mutex(SendOutboxGauge())
 
     init(runner: WorkflowRunner) { self.runner = runner }
 
@@ -51,7 +50,6 @@ final class SendWorker: Sendable {
     /// ends rings the doorbell), and at the idle poll at the latest.
     private func nextLook(claimed: [QueuedSend]) async -> Date {
         let now = runner.clock.now()
-        await refreshGauge(now)
         let idle = now.addingTimeInterval(Self.idlePoll)
         if inFlight.withLock({ $0 }) >= Self.capacity { return idle }
         do {
@@ -71,7 +69,6 @@ final class SendWorker: Sendable {
         case .drop(let current):
             try? await runner.store.dropSends(ids: [row.id])
             if let current { outbox.waiters.ended(row.id, WorkflowRunner.Performed(verification: current)) }
-            await refreshGauge(runner.clock.now())
             outbox.report(row, .dropped)
         case .send(let message, let channel):
             let result = await send(message, holding: row)
@@ -86,7 +83,6 @@ final class SendWorker: Sendable {
             } else {
                 try? await runner.store.dropSends(ids: [row.id])
             }
-            await refreshGauge(runner.clock.now())
             outbox.report(row, .sent(accepted: result.isAccepted))
         }
     }
@@ -136,28 +132,5 @@ final class SendWorker: Sendable {
         while (try? await clock.sleep(until: clock.now().addingTimeInterval(Self.renewal))) != nil {
             try? await runner.store.leaseSend(id: id, until: clock.now().addingTimeInterval(Self.lease))
         }
-    }
-
-    /// The outbox as last looked at: its gauges for `/metrics`, the oldest row's age as of now.
-    func renderMetrics() -> String {
-        let stored = gauge.withLock { $0 }
-        let age = stored.oldestCreatedAt.map { max(0, runner.clock.now().timeIntervalSince($0)) } ?? 0
-        return """
-            # HELP tacit_sends_queued Code messages committed and waiting for a send worker.
-            # TYPE tacit_sends_queued gauge
-            tacit_sends_queued \(stored.queued)
-            # HELP tacit_sends_in_flight Code messages a send worker holds under a lease.
-            # TYPE tacit_sends_in_flight gauge
-            tacit_sends_in_flight \(stored.leased)
-            # HELP tacit_sends_oldest_age_seconds Age of the oldest code message not yet sent (0 when none).
-            # TYPE tacit_sends_oldest_age_seconds gauge
-            tacit_sends_oldest_age_seconds \(String(format: "%.3f", age))
-
-            """
-    }
-
-    private func refreshGauge(_ now: Date) async {
-        guard let stored = try? await runner.store.sendOutboxGauge(now: now) else { return }
-        gauge.withLock { $0 = stored }
     }
 }

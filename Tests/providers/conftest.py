@@ -136,6 +136,25 @@ def twilio_env(fake_url):
             "TACIT_TWILIO_AUTH_TOKEN": AUTH_TOKEN, "TACIT_TWILIO_FROM": FROM, "TACIT_TWILIO_API_URL": fake_url}
 
 
+def assert_start_refused(binary, tmp_path, settings, setting, secrets, by="environment"):
+    """`tacit serve` with `settings` (as variables, or as a --config file) exits 2 with one
+    line naming `setting` and none of `secrets`, before it creates the database."""
+    arguments = [binary, "serve", "--port", "0", "--db", str(tmp_path / "t.db")]
+    env = settings
+    if by == "config":
+        config = tmp_path / "tacit.conf"
+        config.write_text("".join(f"{name}={value}\n" for name, value in settings.items() if name.startswith("TACIT_")))
+        arguments += ["--config", str(config)]
+        env = {"PATH": settings["PATH"]}
+    result = subprocess.run(arguments, env=env, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and setting in lines[0], result.stderr
+    for value in secrets:
+        assert value not in result.stderr
+    assert not (tmp_path / "t.db").exists(), "the checks run before the database is created"
+
+
 @pytest.fixture(scope="session")
 def binary():
     path = os.environ.get("TACIT_BIN")

@@ -2,11 +2,10 @@
 bound to the smpp34 SMSC (through smsc_peer.py's relay), the code read from the submit_sm
 the SMSC took, receipts sent by the SMSC as deliver_sm, and the link cut from the SMSC's side."""
 import re
-import subprocess
 
 import pytest
 
-from conftest import Tacit
+from conftest import Tacit, assert_start_refused
 from smpp_support import PASSWORD, SOURCE, SYSTEM_ID, SYSTEM_TYPE, smpp_env, wait_for_label
 from test_twilio_e2e import check, last_request, voice_code
 
@@ -148,20 +147,7 @@ def test_the_link_dropped_before_the_smsc_answered_is_not_sent_again_and_the_ste
 @pytest.mark.parametrize("by", ["environment", "config"])
 def test_smpp_start_up_checks_exit_2_naming_the_setting_never_its_value(binary, smsc, tmp_path, change, setting, by):
     settings = {"PATH": "/usr/bin:/bin", "TACIT_SECRET": "x"} | smpp_env(smsc) | {"TACIT_ROUTE_VOICE": ""} | change
-    arguments = [binary, "serve", "--port", "0", "--db", str(tmp_path / "t.db")]
-    env = settings
-    if by == "config":
-        config = tmp_path / "tacit.conf"
-        config.write_text("".join(f"{name}={value}\n" for name, value in settings.items() if name.startswith("TACIT_")))
-        arguments += ["--config", str(config)]
-        env = {"PATH": settings["PATH"]}
-    result = subprocess.run(arguments, env=env, capture_output=True, text=True, timeout=30)
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and setting in lines[0], result.stderr
-    for value in (PASSWORD, "longer-than-eight", SYSTEM_ID, "70000"):
-        assert value not in result.stderr
-    assert not (tmp_path / "t.db").exists(), "the checks run before the database is created"
+    assert_start_refused(binary, tmp_path, settings, setting, (PASSWORD, "longer-than-eight", SYSTEM_ID, "70000"), by)
 
 
 def test_no_code_full_number_or_password_in_the_servers_log_or_timeline(binary, fake, smsc):

@@ -3,11 +3,10 @@ fake Twilio process, the code read from what the fake received. Failover between
 providers within one step is tested in Swift (TwilioFlowTests, ProviderRouterTests),
 since Twilio is the only real provider so far."""
 import re
-import subprocess
 
 import pytest
 
-from conftest import ACCOUNT_SID, AUTH_TOKEN, FROM, Tacit, twilio_env
+from conftest import ACCOUNT_SID, AUTH_TOKEN, FROM, Tacit, assert_start_refused, twilio_env
 
 
 def last_request(fake, resource="Messages.json"):
@@ -147,20 +146,7 @@ def test_a_twilio_500_with_no_other_provider_fails_the_step_over_to_the_next(tac
 @pytest.mark.parametrize("by", ["environment", "config"])
 def test_start_up_checks_exit_2_naming_the_setting_never_its_value(binary, fake, tmp_path, change, setting, by):
     settings = twilio_env(fake.url) | {"TACIT_SECRET": "x"} | change
-    arguments = [binary, "serve", "--port", "0", "--db", str(tmp_path / "t.db")]
-    env = settings
-    if by == "config":
-        config = tmp_path / "tacit.conf"
-        config.write_text("".join(f"{name}={value}\n" for name, value in settings.items() if name.startswith("TACIT_")))
-        arguments += ["--config", str(config)]
-        env = {"PATH": settings["PATH"]}
-    result = subprocess.run(arguments, env=env, capture_output=True, text=True, timeout=30)
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and setting in lines[0], result.stderr
-    for value in (AUTH_TOKEN, ACCOUNT_SID, FROM, fake.url):
-        assert value not in result.stderr
-    assert not (tmp_path / "t.db").exists(), "the checks run before the database is created"
+    assert_start_refused(binary, tmp_path, settings, setting, (AUTH_TOKEN, ACCOUNT_SID, FROM, fake.url), by)
 
 
 def test_no_code_full_number_or_auth_token_in_the_servers_log_timeline_or_export(binary, fake):

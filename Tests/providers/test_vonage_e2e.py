@@ -3,11 +3,10 @@ aimed at their fakes, the code read from what the fakes received. Here failover 
 two real providers runs over the wire: Twilio answering 500 hands the SMS to Vonage in
 the same step."""
 import re
-import subprocess
 
 import pytest
 
-from conftest import Tacit, twilio_env
+from conftest import Tacit, assert_start_refused, twilio_env
 from vonage_support import API_KEY, API_SECRET, FROM, SIGNATURE_SECRET, both_providers, vonage_env
 
 
@@ -112,14 +111,7 @@ def test_an_undeliverable_receipt_fails_the_sms_step_over_to_voice_at_once(vonag
 ])
 def test_vonage_start_up_checks_exit_2_naming_the_setting_never_its_value(binary, fake, vonage_fake, tmp_path, change, setting):
     env = twilio_env(fake.url) | vonage_env(vonage_fake.url) | {"TACIT_SECRET": "x"} | change
-    result = subprocess.run([binary, "serve", "--port", "0", "--db", str(tmp_path / "t.db")], env=env,
-                            capture_output=True, text=True, timeout=30)
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and setting in lines[0], result.stderr
-    for value in (API_KEY, API_SECRET, SIGNATURE_SECRET, vonage_fake.url):
-        assert value not in result.stderr
-    assert not (tmp_path / "t.db").exists(), "the checks run before the database is created"
+    assert_start_refused(binary, tmp_path, env, setting, (API_KEY, API_SECRET, SIGNATURE_SECRET, vonage_fake.url))
 
 
 def test_no_code_full_number_or_api_secret_in_the_servers_log_timeline_or_export(binary, fake, vonage_fake):

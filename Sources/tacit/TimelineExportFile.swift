@@ -1,4 +1,5 @@
 import Foundation
+import TacitCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,7 +14,7 @@ enum TimelineExportFile {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         let (data, response): (Data, URLResponse)
         do {
-            (data, response) = try await URLSession.shared.data(for: request)
+            (data, response) = try await URLSession.shared.cancellableData(for: request)
         } catch {
             throw TacitError(type: "network-error", title: "Network error", status: 0, detail: "the server could not be reached")
         }

@@ -31,7 +31,7 @@ struct ApplicationLifecycleTests {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(#"{"phone_number":"\#(number)","workflow":[{"channel":"sms"}]}"#.utf8)
-        let (_, response) = try await URLSession.shared.data(for: request)
+        let (_, response) = try await URLSession.shared.cancellableData(for: request)
         return (response as? HTTPURLResponse)?.statusCode ?? 0
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TacitCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -29,7 +29,7 @@ public final class URLSessionHTTPClient: OutboundHTTPClient {
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
         let data: Data, response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await session.cancellableData(for: urlRequest)
         } catch {
             throw Self.failure(error)
         }

@@ -14,7 +14,7 @@ extension URLSession {
     /// FoundationNetworking traps when a finished task is cancelled ("a task that is not
     /// in the registry"). So a cancelled call returns `CancellationError` at once and its
     /// URLSession task is left to finish (or time out) on its own, its answer ignored.
-    func cancellableData(for request: URLRequest) async throws -> (Data, URLResponse) {
+    public func cancellableData(for request: URLRequest) async throws -> (Data, URLResponse) {
         let pending = PendingCall()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -11,15 +11,11 @@ public struct OpenSSLKeys: Sendable {
     }
 
     /// Runs `openssl` with `arguments` in the directory and returns its standard output.
-    /// The process and its pipes block, so they run on a thread of their own: on Swift's
-    /// cooperative pool they would stall every test running alongside (their HTTP servers
-    /// answer on that pool) for as long as a key takes to make on a loaded machine.
+    /// The process and its pipes block, so they run off the cooperative pool.
     @discardableResult
     public func openssl(_ arguments: [String], input: [UInt8]? = nil) async throws -> [UInt8] {
         let directory = self.directory
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try Self.run(arguments, input: input, in: directory) }) }.start()
-        }
+        return try await offThePool { try Self.run(arguments, input: input, in: directory) }
     }
 
     private static func run(_ arguments: [String], input: [UInt8]?, in directory: URL) throws -> [UInt8] {

@@ -2,6 +2,7 @@ import CCrypto
 import Foundation
 import Synchronization
 import Testing
+import TacitTesting
 @testable import TacitCrypto
 
 /// Setting keys up under concurrency: the parameters OpenSSL reads stay alive, and a
@@ -14,7 +15,7 @@ struct KeySetupTests {
     @Test("the digest parameter still names its key and digest after freed buffers of their size were reused")
     func parameterOutlivesItsConstruction() async throws {
         // On a thread of its own: the churn blocks its thread, which must not be one of the pool's.
-        let (key, value) = try await Self.onOwnThread {
+        let (key, value) = try await offThePool {
             try MACParameters.withDigest("SHA256") { list throws(CryptoError) in
                 // What a dangling key would meet: buffers of its size freed and reused, here and on other threads.
                 for _ in 0..<2_000 { _ = Array("garbage".utf8CString).withUnsafeBufferPointer { $0.count } }
@@ -43,13 +44,6 @@ struct KeySetupTests {
             }
         }
         #expect(failures.count == 0)
-    }
-
-    /// `work`'s result, computed on a thread of its own.
-    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
     }
 
     /// Runs `body` on `count` threads of their own at once and waits for them all, as

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TacitTesting
 import TacitHTTP
 import Synchronization
 
@@ -45,7 +46,7 @@ struct HTTPServerBodyLimitTests {
         let calls = Calls()
         try await withLiveServer({ $0.maxBodyBytes = 100 }, handler: calls.handler) { server, _ in
             let port = server.port
-            let text = try await offPool {
+            let text = try await offThePool {
                 let connection = try RawConnection(port: port)
                 try connection.send("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
                 for _ in 0..<4 { try connection.send("40\r\n" + String(repeating: "a", count: 64) + "\r\n") }
@@ -63,7 +64,7 @@ struct HTTPServerBodyLimitTests {
         let calls = Calls()
         try await withLiveServer({ $0.maxBodyBytes = 1_024 }, handler: calls.handler) { server, _ in
             let port = server.port
-            let text = try await offPool {
+            let text = try await offThePool {
                 let connection = try RawConnection(port: port)
                 try connection.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000\r\n\r\nabc")
                 return try connection.read(until: "}")

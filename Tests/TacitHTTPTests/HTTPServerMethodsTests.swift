@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TacitTesting
 import TacitHTTP
 
 @Suite("HTTPServer methods and framing")
@@ -15,7 +16,7 @@ struct HTTPServerMethodsTests {
     }
 
     func exchange(_ port: Int, _ raw: String) async throws -> String {
-        try await offPool {
+        try await offThePool {
             let connection = try RawConnection(port: port)
             try connection.send(raw)
             return try connection.readToEnd()

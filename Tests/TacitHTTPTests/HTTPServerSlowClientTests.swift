@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TacitTesting
 @testable import TacitHTTP
 import Synchronization
 
@@ -36,7 +37,7 @@ struct HTTPServerSlowClientTests {
         }
         try await withLiveServer(configure, handler: calls.handler) { server, _ in
             let port = server.port
-            let (held, refused, probes) = try await offPool { () -> (Int, Int, [Duration?]) in
+            let (held, refused, probes) = try await offThePool { () -> (Int, Int, [Duration?]) in
                 let slow = try SlowClients(count: 100, port: port, source: "127.0.0.2")
                 var probes: [Duration?] = []
                 for _ in 0..<5 {
@@ -60,7 +61,7 @@ struct HTTPServerSlowClientTests {
         let calls = Calls()
         try await withLiveServer({ $0.requestDeadline = .seconds(1) }, handler: calls.handler) { server, _ in
             let port = server.port
-            let kept = try await offPool { () -> Duration? in
+            let kept = try await offThePool { () -> Duration? in
                 let connection = try RawConnection(port: port)
                 let request = "GET /slow HTTP/1.1\r\nHost: x\r\nX-Pad: " + String(repeating: "a", count: 40) + "\r\n\r\n"
                 return connection.trickle(Array(request.utf8), every: .milliseconds(200), for: .seconds(6))
@@ -76,7 +77,7 @@ struct HTTPServerSlowClientTests {
         let calls = Calls()
         try await withLiveServer({ $0.requestDeadline = .seconds(1) }, handler: calls.handler) { server, _ in
             let port = server.port
-            let kept = try await offPool { () -> Duration? in
+            let kept = try await offThePool { () -> Duration? in
                 let connection = try RawConnection(port: port)
                 try connection.send("POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 40\r\n\r\n")
                 return connection.trickle(Array(repeating: 97, count: 40), every: .milliseconds(200), for: .seconds(6))
@@ -95,7 +96,7 @@ struct HTTPServerSlowClientTests {
         }
         try await withLiveServer({ $0.requestDeadline = .seconds(1) }, handler: handler) { server, _ in
             let port = server.port
-            let connection = try await offPool { () -> RawConnection in
+            let connection = try await offThePool { () -> RawConnection in
                 let connection = try RawConnection(port: port)
                 try connection.send("GET /wait HTTP/1.1\r\nHost: x\r\n\r\n")
                 return connection
@@ -104,7 +105,7 @@ struct HTTPServerSlowClientTests {
             // The deadline itself has to pass while the handler works.
             try await Task.sleep(for: .milliseconds(1_500))
             gate.open()
-            let text = try await offPool {
+            let text = try await offThePool {
                 _ = try connection.read(until: "done /wait")
                 try connection.send("GET /again HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 return try connection.readToEnd()

@@ -1,4 +1,5 @@
 import Testing
+import TacitTesting
 @testable import TacitHTTP
 
 @Suite("HTTPServer streaming responses")
@@ -11,11 +12,11 @@ struct HTTPServerStreamTests {
             await hub.opened.wait(for: 1)
             for index in 1...3 {
                 hub.yieldAll("data: \(index)\n\n")
-                let text = try await offPool { try connection.read(until: "data: \(index)\n\n") }
+                let text = try await offThePool { try connection.read(until: "data: \(index)\n\n") }
                 #expect(!text.contains("data: \(index + 1)"))
             }
             hub.finishAll()
-            let text = try await offPool { try connection.read(until: "\r\n0\r\n\r\n") }
+            let text = try await offThePool { try connection.read(until: "\r\n0\r\n\r\n") }
             #expect(text.hasPrefix("HTTP/1.1 200"))
             #expect(text.contains("Content-Type: text/event-stream"))
             let body = text.components(separatedBy: "data: ").dropFirst().map { $0.prefix(1) }
@@ -34,7 +35,7 @@ struct HTTPServerStreamTests {
             for _ in 0..<20 { #expect(try await client.send("GET", "/ping").text == "pong") }
             #expect(server.streamReaderCalls == before)
             hub.yieldAll("data: second\n\n")
-            _ = try await offPool { try connection.read(until: "data: second") }
+            _ = try await offThePool { try connection.read(until: "data: second") }
             #expect(server.streamReaderCalls - before <= 3)
         }
     }
@@ -63,7 +64,7 @@ struct HTTPServerStreamTests {
         try await withLiveServer({ $0.threadPoolSize = 2 }, handler: hub.handler) { server, _ in
             let port = server.port
             let batch = ConnectionBatch()
-            try await offPool {
+            try await offThePool {
                 for _ in 0..<count {
                     let connection = try RawConnection(port: port)
                     try connection.send(RawConnection.eventStreamRequest)
@@ -74,7 +75,7 @@ struct HTTPServerStreamTests {
             hub.yieldAll("data: one\n\n")
             hub.yieldAll("data: two\n\n")
             hub.finishAll()
-            let complete = try await offPool {
+            let complete = try await offThePool {
                 try batch.connections.filter { connection in
                     let text = try connection.read(until: "\r\n0\r\n\r\n")
                     return text.contains("data: one\n\n") && text.contains("data: two\n\n")
@@ -92,7 +93,7 @@ struct HTTPServerStreamTests {
         try server.start()
         let connection = try await RawConnection.eventStream(port: server.port, readingUntil: "data: hello")
         await server.shutdown()
-        let text = try await offPool { try connection.readToEnd() }
+        let text = try await offThePool { try connection.readToEnd() }
         #expect(text.hasSuffix("\r\n0\r\n\r\n"))
         await hub.terminated.wait(for: 1)
     }

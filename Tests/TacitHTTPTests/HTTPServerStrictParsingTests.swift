@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TacitTesting
 import TacitHTTP
 import Synchronization
 
@@ -70,7 +71,7 @@ struct HTTPServerStrictParsingTests {
         try await withLiveServer(handler: calls.handler) { server, _ in
             let port = server.port
             let bytes = request.bytes
-            let text = try await offPool {
+            let text = try await offThePool {
                 let connection = try RawConnection(port: port)
                 try connection.send(bytes)
                 return try connection.readToEnd()
@@ -89,7 +90,7 @@ struct HTTPServerStrictParsingTests {
         let calls = Calls()
         try await withLiveServer(handler: calls.handler) { server, _ in
             let port = server.port
-            let text = try await offPool {
+            let text = try await offThePool {
                 let connection = try RawConnection(port: port)
                 try connection.send("POST /same HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\nok"
                     + "POST /chunked HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nX-Empty:\r\n\r\n2\r\nok\r\n0\r\n\r\n"

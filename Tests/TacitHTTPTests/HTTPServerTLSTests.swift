@@ -47,7 +47,7 @@ struct HTTPServerTLSTests {
         let calls = Calls()
         try await withLiveServer(Self.tls(), handler: calls.handler) { server, _ in
             let port = server.port
-            let answer = try await offPool { () -> String in
+            let answer = try await offThePool { () -> String in
                 let connection = try RawConnection(port: port)
                 try connection.send("GET /plain HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 return (try? connection.readToEnd()) ?? ""
@@ -65,7 +65,7 @@ struct HTTPServerTLSTests {
         let hub = StreamHub()
         try await withLiveServer(Self.tls(), handler: hub.handler) { server, _ in
             let port = server.port
-            let connection = try await offPool { () -> TLSConnection in
+            let connection = try await offThePool { () -> TLSConnection in
                 let connection = try TLSConnection(port: port)
                 try connection.send(RawConnection.eventStreamRequest)
                 return connection
@@ -73,11 +73,11 @@ struct HTTPServerTLSTests {
             await hub.opened.wait(for: 1)
             for index in 1...3 {
                 hub.yieldAll("data: \(index)\n\n")
-                let text = try await offPool { try connection.read(until: "data: \(index)\n\n") }
+                let text = try await offThePool { try connection.read(until: "data: \(index)\n\n") }
                 #expect(!text.contains("data: \(index + 1)"))
             }
             hub.finishAll()
-            let text = try await offPool { try connection.read(until: "\r\n0\r\n\r\n") }
+            let text = try await offThePool { try connection.read(until: "\r\n0\r\n\r\n") }
             #expect(text.hasPrefix("HTTP/1.1 200"))
             #expect(text.contains("Content-Type: text/event-stream"))
         }
@@ -90,7 +90,7 @@ struct HTTPServerTLSTests {
         try await withLiveServer(Self.tls(), handler: calls.handler) { server, _ in
             let port = server.port
             let bytes = request.bytes
-            let text = try await offPool { () -> String in
+            let text = try await offThePool { () -> String in
                 let connection = try TLSConnection(port: port)
                 try connection.send(String(decoding: bytes, as: UTF8.self))
                 return connection.readToEnd()
@@ -108,7 +108,7 @@ struct HTTPServerTLSTests {
         // Long enough for a handshake on a loaded machine: the handshake counts toward it.
         try await withLiveServer(Self.tls { $0.requestDeadline = .seconds(2) }, handler: calls.handler) { server, _ in
             let port = server.port
-            let (kept, text) = try await offPool { () -> (Duration, String) in
+            let (kept, text) = try await offThePool { () -> (Duration, String) in
                 let start = ContinuousClock.now
                 let connection = try TLSConnection(port: port)
                 try connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n")
@@ -127,7 +127,7 @@ struct HTTPServerTLSTests {
         let calls = Calls()
         try await withLiveServer(Self.tls { $0.requestDeadline = .seconds(1) }, handler: calls.handler) { server, _ in
             let port = server.port
-            let kept = try await offPool { () -> Duration in
+            let kept = try await offThePool { () -> Duration in
                 let start = ContinuousClock.now
                 let connection = try RawConnection(port: port)
                 _ = try? connection.readToEnd()
@@ -143,7 +143,7 @@ struct HTTPServerTLSTests {
         let calls = Calls()
         try await withLiveServer(Self.tls { $0.connectionsPerAddress = 2 }, handler: calls.handler) { server, _ in
             let port = server.port
-            let (held, refused) = try await offPool { () -> ([TLSConnection], Int) in
+            let (held, refused) = try await offThePool { () -> ([TLSConnection], Int) in
                 var held: [TLSConnection] = []
                 var refused = 0
                 for _ in 0..<4 {
@@ -153,7 +153,7 @@ struct HTTPServerTLSTests {
             }
             #expect(held.count == 2)
             #expect(refused == 2)
-            let other = try await offPool { () -> String in
+            let other = try await offThePool { () -> String in
                 let connection = try TLSConnection(port: port, source: "127.0.0.4")
                 try connection.send("GET /other HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 return connection.readToEnd()

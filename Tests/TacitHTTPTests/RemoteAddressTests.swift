@@ -1,4 +1,5 @@
 import Testing
+import TacitTesting
 import TacitHTTP
 
 @Suite("HTTPServer peer address")
@@ -9,7 +10,7 @@ struct RemoteAddressTests {
     func seesSourceAddress(source: String) async throws {
         try await withLiveServer(handler: Self.showAddress) { server, _ in
             let port = server.port
-            let text = try await offPool {
+            let text = try await offThePool {
                 let connection = try RawConnection(port: port, source: source)
                 try connection.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 return try connection.readToEnd()
@@ -22,7 +23,7 @@ struct RemoteAddressTests {
     func seesIPv6Loopback() async throws {
         try await withLiveServer({ $0.host = "::1" }, handler: Self.showAddress) { server, _ in
             let port = server.port
-            let text = try await offPool {
+            let text = try await offThePool {
                 let connection = try RawConnection(port: port, host: "::1")
                 try connection.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
                 return try connection.readToEnd()

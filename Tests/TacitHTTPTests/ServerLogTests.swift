@@ -2,6 +2,7 @@ import CMicroHTTPD
 import Foundation
 import Synchronization
 import Testing
+import TacitTesting
 @testable import TacitHTTP
 
 /// Lines a test server logged.
@@ -41,7 +42,7 @@ struct ServerLogTests {
         try await withLiveServer({ $0.errorLog = { lines.add($0) } }, handler: { _ in .empty() }) { server, _ in
             let connection = try RawConnection(port: server.port)
             try connection.send("GET /v1/silent/checks/cu_x HTTP/9.9\r\nHost: x\r\n\r\n")
-            let reply = try await offPool { try connection.readToEnd() }
+            let reply = try await offThePool { try connection.readToEnd() }
             #expect(reply.hasPrefix("HTTP/1.1 505"))
         }
         #expect(lines.all.contains { $0.hasPrefix("Error processing request (HTTP response code is 505") })

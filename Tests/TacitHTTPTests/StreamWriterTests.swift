@@ -1,4 +1,5 @@
 import Testing
+import TacitTesting
 @testable import TacitHTTP
 
 @Suite("HTTPServer writer-driven streams")
@@ -11,10 +12,10 @@ struct StreamWriterTests {
             let connection = try await RawConnection.eventStream(port: server.port, readingUntil: "data: early\n\n")
             for index in 1...3 {
                 writer.write(Array("data: \(index)\n\n".utf8))
-                _ = try await offPool { try connection.read(until: "data: \(index)\n\n") }
+                _ = try await offThePool { try connection.read(until: "data: \(index)\n\n") }
             }
             writer.finish()
-            let text = try await offPool { try connection.read(until: "\r\n0\r\n\r\n") }
+            let text = try await offThePool { try connection.read(until: "\r\n0\r\n\r\n") }
             #expect(!text.contains("data: 4"))
             #expect(writer.isEnded)
         }

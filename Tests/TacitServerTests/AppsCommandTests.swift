@@ -9,15 +9,6 @@ import TacitTesting
 /// file, some of them while a server is using that file.
 @Suite("tacit apps (the built binary)", .serialized, .timeLimit(.minutes(1)))
 struct AppsCommandTests {
-    /// Runs the binary on a thread of its own: waiting for a process on one of the few
-    /// threads of Swift's cooperative pool, or of Dispatch's global queue (as many as there
-    /// are cores), would stall the other suites' servers and clients meanwhile.
-    static func tacit(_ arguments: [String]) async throws -> KeyFixtures.Run {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try KeyFixtures.tacit(arguments) }) }.start()
-        }
-    }
-
     /// A directory for one test's database, in memory where the machine has a tmpfs: each
     /// run of the binary migrates a new file, and its fsyncs would otherwise queue behind
     /// (and hold up) every other suite's disk writes.
@@ -30,7 +21,7 @@ struct AppsCommandTests {
     }
 
     static func created(_ db: String, name: String = "Shop") async throws -> [String: Any] {
-        let run = try await Self.tacit(["apps", "create", "--name", name, "--json", "--db", db])
+        let run = try await KeyFixtures.tacit(["apps", "create", "--name", name, "--json", "--db", db])
         #expect(run.status == 0, "\(run.err)")
         return try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
     }
@@ -45,7 +36,7 @@ struct AppsCommandTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("tacit.db").path
-        let run = try await Self.tacit(["apps", "create", "--name", "Shop", "--json", "--db", db])
+        let run = try await KeyFixtures.tacit(["apps", "create", "--name", "Shop", "--json", "--db", db])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out.split(separator: "\n").count == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
@@ -75,10 +66,10 @@ struct AppsCommandTests {
         let vonage = try #require(object["vonage"] as? [String: String]), twilio = try #require(object["twilio"] as? [String: String])
         let secrets = [try #require(object["api_key"] as? String), try #require(vonage["api_secret"]), try #require(twilio["auth_token"])]
 
-        let set = try await Self.tacit(["apps", "set", id, "--brand", "ShopCo", "--code-length", "8", "--channel-timeout", "120",
+        let set = try await KeyFixtures.tacit(["apps", "set", id, "--brand", "ShopCo", "--code-length", "8", "--channel-timeout", "120",
                                           "--vonage-callback-url", "http://127.0.0.1:9/events", "--db", db])
         #expect(set.status == 0, "\(set.err)")
-        let listed = try await Self.tacit(["apps", "list", "--db", db])
+        let listed = try await KeyFixtures.tacit(["apps", "list", "--db", db])
         #expect(listed.status == 0)
         let row = try #require(listed.out.split(separator: "\n").first { $0.hasPrefix(id) }.map(String.init))
         #expect(row.contains("\tShop\t") && row.contains("\tShopCo\t8\t120\t"))
@@ -98,12 +89,12 @@ struct AppsCommandTests {
         let id = try #require(try await Self.created(db)["id"] as? String)
         for (flag, value) in [("--code-length", "3"), ("--channel-timeout", "901"), ("--brand", String(repeating: "b", count: 19)),
                               ("--vonage-callback-url", "ftp://x")] {
-            let run = try await Self.tacit(["apps", "set", id, flag, value, "--db", db])
+            let run = try await KeyFixtures.tacit(["apps", "set", id, flag, value, "--db", db])
             #expect(run.status == 1, "\(flag)")
             #expect(run.err.contains(flag), "\(run.err)")
         }
-        #expect(try await Self.tacit(["apps", "revoke", "app_unknown", "--db", db]).status == 1)
-        #expect(try await Self.tacit(["keys", "create", "--app", "app_unknown", "--name", "x", "--db", db]).status == 1)
+        #expect(try await KeyFixtures.tacit(["apps", "revoke", "app_unknown", "--db", db]).status == 1)
+        #expect(try await KeyFixtures.tacit(["keys", "create", "--app", "app_unknown", "--name", "x", "--db", db]).status == 1)
     }
 
     @Test("create and set register a Vonage public key from a PEM file and refuse other text; set seals the signature secret")
@@ -116,16 +107,16 @@ struct AppsCommandTests {
         try Data("-----BEGIN PUBLIC KEY-----\n\(body)\n-----END PUBLIC KEY-----\n".utf8).write(to: URL(fileURLWithPath: pem))
         try Data("ssh-rsa AAAA\n".utf8).write(to: URL(fileURLWithPath: junk))
 
-        let made = try await Self.tacit(["apps", "create", "--name", "Keyed", "--vonage-public-key", pem, "--json", "--db", db])
+        let made = try await KeyFixtures.tacit(["apps", "create", "--name", "Keyed", "--vonage-public-key", pem, "--json", "--db", db])
         #expect(made.status == 0, "\(made.err)")
         let id = try #require((try JSONSerialization.jsonObject(with: Data(made.out.utf8)) as? [String: Any])?["id"] as? String)
-        let listed = try await Self.tacit(["apps", "list", "--db", db]).out
+        let listed = try await KeyFixtures.tacit(["apps", "list", "--db", db]).out
         #expect(listed.split(separator: "\n").first { $0.hasPrefix(id) }?.hasSuffix("\tregistered") == true)
-        #expect(try await Self.tacit(["apps", "create", "--name", "Bad", "--vonage-public-key", junk, "--db", db]).status == 1)
-        #expect(try await Self.tacit(["apps", "create", "--name", "Bad", "--vonage-public-key", pem + ".missing", "--db", db]).status == 2)
+        #expect(try await KeyFixtures.tacit(["apps", "create", "--name", "Bad", "--vonage-public-key", junk, "--db", db]).status == 1)
+        #expect(try await KeyFixtures.tacit(["apps", "create", "--name", "Bad", "--vonage-public-key", pem + ".missing", "--db", db]).status == 2)
 
         let secret = "vonage-signature-secret-0123456789abcdef"
-        let set = try await Self.tacit(["apps", "set", id, "--vonage-signature-secret", secret, "--vonage-public-key", pem,
+        let set = try await KeyFixtures.tacit(["apps", "set", id, "--vonage-signature-secret", secret, "--vonage-public-key", pem,
                                         "--secret", "apps-tests-secret", "--db", db])
         #expect(set.status == 0, "\(set.err)")
         #expect(!set.out.contains(secret) && !set.err.contains(secret))
@@ -137,7 +128,7 @@ struct AppsCommandTests {
     func usage() async throws {
         for arguments in [["apps"], ["apps", "create"], ["apps", "revoke"], ["apps", "set", "app_x"], ["apps", "list", "--brand", "x"],
                           ["apps", "create", "--name", "x", "--brand", "y"], ["apps", "create", "--name", "x", "--bogus"]] {
-            let run = try await Self.tacit(arguments)
+            let run = try await KeyFixtures.tacit(arguments)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.err.contains("Usage: tacit apps"), "\(arguments)")
         }
@@ -150,19 +141,19 @@ struct AppsCommandTests {
             let object = try await Self.created(db)
             let id = try #require(object["id"] as? String)
             let first = try #require(object["api_key"] as? String)
-            let made = try await Self.tacit(["keys", "create", "--app", id, "--name", "second", "--db", db])
+            let made = try await KeyFixtures.tacit(["keys", "create", "--app", id, "--name", "second", "--db", db])
             #expect(made.status == 0, "\(made.err)")
             let second = try #require(made.out.split(separator: "\n").first { $0.hasPrefix("tk_") }.map(String.init))
             let started = try await keyless.bearer(first).post("/v1/verifications", json: ["phone_number": "+99012345674"])
             let request = try #require(started.string("request_id"))
             #expect(try await keyless.bearer(second).get("/v1/verifications/\(request)").status == 200)
 
-            #expect(try await Self.tacit(["apps", "revoke", id, "--db", db]).status == 0)
+            #expect(try await KeyFixtures.tacit(["apps", "revoke", id, "--db", db]).status == 0)
             for key in [first, second] {
                 #expect(try await keyless.bearer(key).get("/v1/verifications/\(request)").status == 401)
                 #expect(try await keyless.bearer(key).post("/v1/verifications", json: ["phone_number": "+99012345676"]).status == 401)
             }
-            #expect(try await Self.tacit(["keys", "create", "--app", id, "--name", "late", "--db", db]).status == 1)
+            #expect(try await KeyFixtures.tacit(["keys", "create", "--app", id, "--name", "late", "--db", db]).status == 1)
             for secret in [first, second] { #expect(!app.securityLogLines.joined().contains(secret)) }
         }
     }

@@ -36,13 +36,13 @@ struct KeyFileTests {
     }
 
     @Test("a key file that group or others can read is refused with exit 2 and one line naming the file and the fix")
-    func exposedFileRefused() throws {
+    func exposedFileRefused() async throws {
         let directory = try KeyFixtures.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = directory.appendingPathComponent("tacit.db").path
         let key = String(repeating: "ab", count: 32)
         _ = FileManager.default.createFile(atPath: db + ".key", contents: Data((key + "\n").utf8), attributes: [.posixPermissions: 0o640])
-        let run = try KeyFixtures.tacit(["serve", "--port", "0", "--db", db])
+        let run = try await KeyFixtures.tacit(["serve", "--port", "0", "--db", db])
         #expect(run.status == 2)
         let lines = run.err.split(separator: "\n")
         #expect(lines.count == 1)
@@ -58,14 +58,14 @@ struct KeyFileTests {
         let file = db + ".key"
         let original = Hex.encode(try #require(try KeyFixtures.keys(in: file).first))
         try FileManager.default.removeItem(atPath: file)
-        let missing = try KeyFixtures.tacit(["serve", "--port", "0", "--db", db])
+        let missing = try await KeyFixtures.tacit(["serve", "--port", "0", "--db", db])
         #expect(missing.status == 2)
         #expect(missing.err.split(separator: "\n").count == 1 && missing.err.contains("TACIT_KEY_FILE"))
         #expect(!FileManager.default.fileExists(atPath: file), "production made a new key for a sealed database")
 
         let other = String(repeating: "cd", count: 32)
         _ = FileManager.default.createFile(atPath: file, contents: Data((other + "\n").utf8), attributes: [.posixPermissions: 0o600])
-        let wrong = try KeyFixtures.tacit(["serve", "--port", "0", "--db", db])
+        let wrong = try await KeyFixtures.tacit(["serve", "--port", "0", "--db", db])
         #expect(wrong.status == 2)
         #expect(wrong.err.split(separator: "\n").count == 1 && wrong.err.contains("TACIT_KEY_FILE"))
         for run in [missing, wrong] {
@@ -79,7 +79,7 @@ struct KeyFileTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = try await Self.sealedDatabase(in: directory) { $0.secret = "first-secret-9f2c" }
         #expect(!FileManager.default.fileExists(atPath: db + ".key"))
-        let run = try KeyFixtures.tacit(["serve", "--port", "0", "--db", db], environment: ["TACIT_SECRET": "second-secret-71ab"])
+        let run = try await KeyFixtures.tacit(["serve", "--port", "0", "--db", db], environment: ["TACIT_SECRET": "second-secret-71ab"])
         #expect(run.status == 2)
         #expect(run.err.split(separator: "\n").count == 1 && run.err.contains("TACIT_SECRET"))
         #expect(!run.err.contains("first-secret-9f2c") && !run.err.contains("second-secret-71ab"))

@@ -40,7 +40,7 @@ struct KeyRotationTests {
         let db = directory.appendingPathComponent("tacit.db").path
         let issued = try await Self.issue(db)
 
-        let rotated = try KeyFixtures.tacit(["keys", "rotate", "--db", db])
+        let rotated = try await KeyFixtures.tacit(["keys", "rotate", "--db", db])
         #expect(rotated.status == 0, "\(rotated.err)")
         let keys = try KeyFixtures.keys(in: db + ".key")
         #expect(keys.count == 2)
@@ -57,12 +57,12 @@ struct KeyRotationTests {
             #expect(checked.string("status") == "completed")
         }
 
-        let resealed = try KeyFixtures.tacit(["keys", "reseal", "--db", db])
+        let resealed = try await KeyFixtures.tacit(["keys", "reseal", "--db", db])
         #expect(resealed.status == 0, "\(resealed.err)")
         #expect(resealed.out.contains("Resealed 2 numbers and 1 stored replies"))
         try Self.keep(keys[0], only: db + ".key")
 
-        let production = try KeyFixtures.serveUntilListening(["--port", "0", "--db", db])
+        let production = try await KeyFixtures.serveUntilListening(["--port", "0", "--db", db])
         #expect(production.out.contains("Tacit is listening"), "\(production.err)")
         let newest = ServerSecrets(master: keys[0]).fieldProtection
         for sealed in try KeyFixtures.column("phone_sealed", of: "verifications", in: db) + KeyFixtures.column("body", of: "idempotency", in: db) {

@@ -6,7 +6,7 @@ import Testing
 @Suite("The key file setting (the built binary)", .timeLimit(.minutes(1)))
 struct KeySettingsCLITests {
     @Test("--key-file, TACIT_KEY_FILE and a TACIT_KEY_FILE config line each name the file rotate adds a key to")
-    func keyFileSetting() throws {
+    func keyFileSetting() async throws {
         let directory = try KeyFixtures.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("elsewhere.key").path
@@ -16,9 +16,9 @@ struct KeySettingsCLITests {
         try Data("TACIT_KEY_FILE=\(file)\n".utf8).write(to: URL(fileURLWithPath: config))
         let db = ["--db", directory.appendingPathComponent("tacit.db").path]
         let runs = [
-            try KeyFixtures.tacit(["keys", "rotate", "--key-file", file] + db),
-            try KeyFixtures.tacit(["keys", "rotate"] + db, environment: ["TACIT_KEY_FILE": file]),
-            try KeyFixtures.tacit(["keys", "rotate", "--config", config] + db),
+            try await KeyFixtures.tacit(["keys", "rotate", "--key-file", file] + db),
+            try await KeyFixtures.tacit(["keys", "rotate"] + db, environment: ["TACIT_KEY_FILE": file]),
+            try await KeyFixtures.tacit(["keys", "rotate", "--config", config] + db),
         ]
         for run in runs { #expect(run.status == 0, "\(run.err)") }
         #expect(try KeyFixtures.keys(in: file).count == 4)
@@ -27,10 +27,10 @@ struct KeySettingsCLITests {
     }
 
     @Test("rotate with TACIT_SECRET set changes no file and says to move the secret to TACIT_OLD_SECRETS")
-    func rotateWithSecret() throws {
+    func rotateWithSecret() async throws {
         let directory = try KeyFixtures.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try KeyFixtures.tacit(["keys", "rotate", "--db", directory.appendingPathComponent("tacit.db").path],
+        let run = try await KeyFixtures.tacit(["keys", "rotate", "--db", directory.appendingPathComponent("tacit.db").path],
                                         environment: ["TACIT_SECRET": "a-secret-3e1d"])
         #expect(run.status == 1)
         #expect(run.err.contains("TACIT_OLD_SECRETS") && !run.err.contains("a-secret-3e1d"))

@@ -5,7 +5,7 @@ import Testing
 @Suite("Send settings", .timeLimit(.minutes(1)))
 struct SendSettingTests {
     @Test("a send wait or inbox latency that isn't whole milliseconds from 0 to 10000 stops serve with exit 2, naming the setting and not the value")
-    func refusesBadValues() throws {
+    func refusesBadValues() async throws {
         let directory = try KeyFixtures.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("tacit.conf")
@@ -13,10 +13,10 @@ struct SendSettingTests {
         let database = directory.appendingPathComponent("t.db").path
         let serve = ["serve", "--dev", "--port", "0", "--db", database]
         let runs: [(setting: String, run: KeyFixtures.Run)] = [
-            ("TACIT_SEND_WAIT_MS", try KeyFixtures.tacit(serve, environment: ["TACIT_SEND_WAIT_MS": "-1"])),
-            ("TACIT_SEND_WAIT_MS", try KeyFixtures.tacit(serve, environment: ["TACIT_SEND_WAIT_MS": "98765"])),
-            ("TACIT_SEND_WAIT_MS", try KeyFixtures.tacit(serve + ["--config", config.path])),
-            ("TACIT_DEV_INBOX_LATENCY_MS", try KeyFixtures.tacit(serve, environment: ["TACIT_DEV_INBOX_LATENCY_MS": "slow"])),
+            ("TACIT_SEND_WAIT_MS", try await KeyFixtures.tacit(serve, environment: ["TACIT_SEND_WAIT_MS": "-1"])),
+            ("TACIT_SEND_WAIT_MS", try await KeyFixtures.tacit(serve, environment: ["TACIT_SEND_WAIT_MS": "98765"])),
+            ("TACIT_SEND_WAIT_MS", try await KeyFixtures.tacit(serve + ["--config", config.path])),
+            ("TACIT_DEV_INBOX_LATENCY_MS", try await KeyFixtures.tacit(serve, environment: ["TACIT_DEV_INBOX_LATENCY_MS": "slow"])),
         ]
         for (setting, run) in runs {
             #expect(run.status == 2, "\(setting)")

@@ -55,7 +55,7 @@ struct TLSServeSettingTests {
         let arguments = ["serve", "--port", "0", "--db", files.database, "--secret", "tls-test-secret"] + refusal.flags(files)
         let environment = refusal.environment(files)
         // Waiting for the process holds a thread: not one of the pool the live servers need.
-        let run = try await TimelineCLITests.offPool { try KeyFixtures.tacit(arguments, environment: environment) }
+        let run = try await KeyFixtures.tacit(arguments, environment: environment)
         #expect(run.status == 2)
         #expect(run.err.trimmingCharacters(in: .newlines) == "tacit: " + refusal.message)
         #expect(!run.err.contains("BEGIN"))
@@ -70,7 +70,7 @@ struct TLSServeSettingTests {
                                                   "--tls-cert", files.path("cert.pem"), "--tls-key", files.path("key.pem")])
         defer { server.terminate() }
         let handle = server.standardOutput!.fileHandleForReading
-        let text = try await TimelineCLITests.offPool { () -> String in
+        let text = try await offThePool { () -> String in
             var seen = Data()
             while !String(decoding: seen, as: UTF8.self).contains("Console:") {
                 let chunk = handle.availableData

@@ -1,4 +1,6 @@
 import Foundation
+import TacitCore
+import TacitServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,11 +14,6 @@ extension TimelineCLITests {
 
     /// Runs blocking work (a subprocess to wait for) on a thread of its own, so it never
     /// holds Swift's cooperative pool while the suite's live servers need it.
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
-    }
 
     static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-cli-\(UUID().uuidString)")
@@ -30,14 +27,14 @@ extension TimelineCLITests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var export = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.exportFixture)) as? [String: Any])
         #expect(export["partial"] == nil)
-        let whole = try await Self.offPool { try Self.tacit(["timeline", "replay", Self.exportFixture.path, "--speed", "1000"]) }
+        let whole = try await Self.tacit(["timeline", "replay", Self.exportFixture.path, "--speed", "1000"])
         #expect(whole.status == 0)
         #expect(!whole.out.contains("Partial export"))
         export["partial"] = true
         export["events_left_out"] = 7
         let file = directory.appendingPathComponent("partial.json")
         try JSONSerialization.data(withJSONObject: export).write(to: file)
-        let partial = try await Self.offPool { try Self.tacit(["timeline", "replay", file.path, "--speed", "1000"]) }
+        let partial = try await Self.tacit(["timeline", "replay", file.path, "--speed", "1000"])
         #expect(partial.status == 0)
         #expect(partial.out.contains("Partial export: 7 device events were left out"))
         #expect(partial.out.contains("verification:summary"))
@@ -47,7 +44,7 @@ extension TimelineCLITests {
     func serveDeviceEventCap() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (server, base) = try await Self.offPool { try Self.serve(directory, flags: ["--max-device-events", "2", "--device-event-burst", "5"]) }
+        let (server, base) = try await Self.serve(directory, flags: ["--max-device-events", "2", "--device-event-burst", "5"])
         defer { server.terminate() }
         let created = try await Self.call("POST", base + "/v1/verifications",
                                                       json: #"{"phone_number":"+99012345630","workflow":[{"channel":"sms"}]}"#)
@@ -61,14 +58,14 @@ extension TimelineCLITests {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
             request.httpBody = Data(#"{"label":"device:tapped"}"#.utf8)
-            let (_, response) = try await URLSession.shared.data(for: request)
+            let (_, response) = try await URLSession.shared.cancellableData(for: request)
             let http = try #require(response as? HTTPURLResponse)
             statuses.append(http.statusCode)
             retryAfter = http.value(forHTTPHeaderField: "Retry-After")
         }
         #expect(statuses == [201, 201, 429])
         #expect(retryAfter.flatMap(Int.init) ?? 0 >= 1)
-        let json = try await Self.offPool { try Self.tacit(["timeline", id, "--server", base, "--json"]) }
+        let json = try await Self.tacit(["timeline", id, "--server", base, "--json"])
         let export = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
         #expect(export["partial"] as? Bool == false)
         #expect(export["events_left_out"] as? Int == 0)
@@ -78,7 +75,7 @@ extension TimelineCLITests {
         ["--max-device-events", "-1"], ["--device-event-burst", "0"], ["--device-event-rate", "fast"],
     ])
     func badDeviceEventSettings(arguments: [String]) async throws {
-        let run = try await Self.offPool { try Self.tacit(["serve", "--port", "0", "--db", "/nonexistent-dir/x.db"] + arguments) }
+        let run = try await Self.tacit(["serve", "--port", "0", "--db", "/nonexistent-dir/x.db"] + arguments)
         #expect(run.status == 2)
         #expect(run.err.contains("Usage: tacit serve"))
     }

@@ -1,8 +1,11 @@
 import Foundation
+import TacitCore
+import TacitServer
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Testing
+import TacitTesting
 
 /// `tacit timeline` run as the built binary against `tacit serve --dev` in a subprocess,
 /// whose own output is scanned for secrets too.
@@ -20,13 +23,15 @@ struct TimelineCLITests {
         var err: String
     }
 
-    /// Runs the binary to completion.
-    static func tacit(_ arguments: [String]) throws -> Run {
+    /// Runs the binary to completion, off the cooperative pool (see `offThePool`).
+    static func tacit(_ arguments: [String]) async throws -> Run {
         let process = try launch(arguments)
-        let out = process.standardOutput!.fileHandleForReading.readDataToEndOfFile()
-        let err = process.standardError!.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+        return try await offThePool {
+            let out = process.standardOutput!.fileHandleForReading.readDataToEndOfFile()
+            let err = process.standardError!.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Run(status: process.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+        }
     }
 
     static func launch(_ arguments: [String]) throws -> Subprocess {
@@ -41,16 +46,18 @@ struct TimelineCLITests {
     }
 
     /// A dev server on a free port with its own database and `flags`; returns it and its URL.
-    static func serve(_ directory: URL, flags: [String] = []) throws -> (Subprocess, String) {
+    static func serve(_ directory: URL, flags: [String] = []) async throws -> (Subprocess, String) {
         let server = try launch(["serve", "--dev", "--port", "0", "--db", directory.appendingPathComponent("t.db").path] + flags)
-        var seen = Data()
         let handle = server.standardOutput!.fileHandleForReading
-        while !String(decoding: seen, as: UTF8.self).contains("Console:") {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            seen += chunk
+        let text = try await offThePool { () -> String in
+            var seen = Data()
+            while !String(decoding: seen, as: UTF8.self).contains("Console:") {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                seen += chunk
+            }
+            return String(decoding: seen, as: UTF8.self)
         }
-        let text = String(decoding: seen, as: UTF8.self)
         let url = try #require(text.split(separator: " ").first { $0.hasPrefix("http://") }.map { String($0.prefix { !$0.isNewline }) })
         return (server, url)
     }
@@ -59,7 +66,7 @@ struct TimelineCLITests {
         var request = URLRequest(url: URL(string: url)!)
         request.httpMethod = method
         request.httpBody = json.map { Data($0.utf8) }
-        let (data, _) = try await URLSession.shared.data(for: request)
+        let (data, _) = try await URLSession.shared.cancellableData(for: request)
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
     }
 
@@ -68,7 +75,7 @@ struct TimelineCLITests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (server, base) = try Self.serve(directory)
+        let (server, base) = try await Self.serve(directory)
         defer { server.terminate() }
         let number = "+99012345630"
         let created = try await Self.call("POST", base + "/v1/verifications",
@@ -81,13 +88,16 @@ struct TimelineCLITests {
         let code = try #require(TimelineCalls.code(in: body))
         _ = try await Self.call("POST", base + "/v1/verifications/\(id)/check", json: "{\"code\":\"\(code)\"}")
 
-        let followed = follower.standardOutput!.fileHandleForReading.readDataToEndOfFile()
-        follower.waitUntilExit()
+        let followed = try await offThePool {
+            let followed = follower.standardOutput!.fileHandleForReading.readDataToEndOfFile()
+            follower.waitUntilExit()
+            return followed
+        }
         #expect(follower.terminationStatus == 0)
         let file = directory.appendingPathComponent("export.json").path
-        let printed = try Self.tacit(["timeline", id, "--server", base, "--export", file])
-        let replayed = try Self.tacit(["timeline", "replay", file, "--speed", "1000"])
-        let json = try Self.tacit(["timeline", id, "--server", base, "--json"])
+        let printed = try await Self.tacit(["timeline", id, "--server", base, "--export", file])
+        let replayed = try await Self.tacit(["timeline", "replay", file, "--speed", "1000"])
+        let json = try await Self.tacit(["timeline", id, "--server", base, "--json"])
         #expect(printed.status == 0 && replayed.status == 0 && json.status == 0)
         #expect(printed.out.contains("completed") && printed.out.contains("verification:summary"))
         #expect(labels(printed.out) == labels(replayed.out))
@@ -97,8 +107,9 @@ struct TimelineCLITests {
         #expect(export["request_id"] as? String == id)
 
         server.terminate()
-        let serverOut = server.standardOutput!.fileHandleForReading.readDataToEndOfFile()
-        let serverErr = server.standardError!.fileHandleForReading.readDataToEndOfFile()
+        let (serverOut, serverErr) = try await offThePool {
+            (server.standardOutput!.fileHandleForReading.readDataToEndOfFile(), server.standardError!.fileHandleForReading.readDataToEndOfFile())
+        }
         let exported = FileManager.default.contents(atPath: file) ?? Data()
         let outputs = [serverOut, serverErr, followed, exported, Data((printed.out + replayed.out + json.out).utf8)]
         for secret in [number, String(number.dropFirst()), token, code] {
@@ -110,8 +121,8 @@ struct TimelineCLITests {
         ["timeline"], ["timeline", "vf_x", "--bogus"], ["timeline", "replay"], ["timeline", "replay", "f.json", "--speed", "0"],
         ["timeline", "vf_x", "--speed", "2"], ["timeline", "a", "b"],
     ])
-    func usage(arguments: [String]) throws {
-        let run = try Self.tacit(arguments)
+    func usage(arguments: [String]) async throws {
+        let run = try await Self.tacit(arguments)
         #expect(run.status == 2)
         #expect(run.err.contains("Usage: tacit timeline"))
         #expect(run.out.isEmpty)
@@ -122,9 +133,9 @@ struct TimelineCLITests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (server, base) = try Self.serve(directory)
+        let (server, base) = try await Self.serve(directory)
         defer { server.terminate() }
-        let run = try Self.tacit(["timeline", "vf_unknown", "--server", base])
+        let run = try await Self.tacit(["timeline", "vf_unknown", "--server", base])
         #expect(run.status == 1)
         #expect(run.err.contains("Not found"))
     }

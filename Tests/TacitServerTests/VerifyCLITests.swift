@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import TacitTesting
 
 /// `tacit verify` run as the built binary against `tacit serve --dev` in a subprocess.
 @Suite("tacit verify CLI", .serialized, .timeLimit(.minutes(1)))
@@ -14,7 +15,7 @@ struct VerifyCLITests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-verify-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (server, base) = try CLI.serve(directory)
+        let (server, base) = try await CLI.serve(directory)
         defer { server.terminate() }
         try await body(base)
     }
@@ -37,7 +38,7 @@ struct VerifyCLITests {
     @Test("an even +990 number completes silently over the cellular path: exit 0")
     func silent() async throws {
         try await Self.withServer { base in
-            let run = try CLI.tacit(["verify", "+99012345670", "--server", base])
+            let run = try await CLI.tacit(["verify", "+99012345670", "--server", base])
             #expect(run.status == 0, "\(run.err)")
             #expect(run.out.contains("SILENT AUTH ✓  ›  SMS ·  ›  VOICE ·"))
             #expect(run.out.contains("silent_auth:completed") && run.out.contains("verification:summary"))
@@ -48,7 +49,7 @@ struct VerifyCLITests {
     @Test("a rejected SIM falls back to SMS and --auto-code completes it: exit 0")
     func autoCode() async throws {
         try await Self.withServer { base in
-            let run = try CLI.tacit(["verify", "+99012345671", "--server", base, "--auto-code"])
+            let run = try await CLI.tacit(["verify", "+99012345671", "--server", base, "--auto-code"])
             #expect(run.status == 0, "\(run.err)")
             #expect(run.out.contains("SILENT AUTH ✗  ›  SMS ✓  ›  VOICE ·"))
             #expect(run.out.contains("silent_auth:rejected"))
@@ -59,7 +60,7 @@ struct VerifyCLITests {
     @Test("from Wi-Fi the silent check fails and the flow completes by SMS", arguments: ["+99012345699", "+99012345670"])
     func wifi(number: String) async throws {
         try await Self.withServer { base in
-            let run = try CLI.tacit(["verify", number, "--server", base, "--wifi", "--auto-code"])
+            let run = try await CLI.tacit(["verify", number, "--server", base, "--wifi", "--auto-code"])
             #expect(run.status == 0, "\(run.err)")
             #expect(run.out.contains("SMS ✓"))
             #expect(run.out.contains("device_not_cellular") || run.out.contains("answered the coverage check with an internal error"))
@@ -73,14 +74,17 @@ struct VerifyCLITests {
             let number = "+99012345673"
             let process = try Self.launchWithInput(["verify", number, "--server", base])
             let input = process.standardInput!.fileHandleForWriting
-            _ = try Self.readUntil(process, "Enter the code sent by SMS")
+            _ = try await Self.readUntil(process, "Enter the code sent by SMS")
             let code = try #require(try await Self.inboxCodes(base, number).last)
             let wrong = code == "000000" ? "111111" : "000000"
             input.write(Data("\(wrong)\n".utf8))
-            _ = try Self.readUntil(process, "attempts left")
+            _ = try await Self.readUntil(process, "attempts left")
             input.write(Data("\(code)\n".utf8))
-            let rest = process.standardOutput!.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            let rest = try await offThePool {
+                let rest = process.standardOutput!.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                return rest
+            }
             #expect(process.terminationStatus == 0)
             #expect(String(decoding: rest, as: UTF8.self).contains("SMS ✓"))
         }
@@ -89,7 +93,7 @@ struct VerifyCLITests {
     @Test("--json prints exactly one result object on stdout")
     func json() async throws {
         try await Self.withServer { base in
-            let run = try CLI.tacit(["verify", "+99012345672", "--server", base, "--json"])
+            let run = try await CLI.tacit(["verify", "+99012345672", "--server", base, "--json"])
             #expect(run.status == 0, "\(run.err)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
             #expect(run.out.split(separator: "\n").count == 1)
@@ -104,16 +108,16 @@ struct VerifyCLITests {
         ["verify", "+99012345670", "--workflow", "sms,fax"], ["verify", "+99012345670", "--code-length", "x"],
         ["verify", "+99012345670", "--wifi", "--interface", "wwan0"],
     ])
-    func usage(arguments: [String]) throws {
-        let run = try CLI.tacit(arguments)
+    func usage(arguments: [String]) async throws {
+        let run = try await CLI.tacit(arguments)
         #expect(run.status == 2)
         #expect(run.err.contains("Usage: tacit verify"))
         #expect(run.out.isEmpty)
     }
 
     @Test("an unreachable server exits 1 with a one-line reason")
-    func unreachable() throws {
-        let run = try CLI.tacit(["verify", "+99012345670", "--server", "http://127.0.0.1:1", "--json"])
+    func unreachable() async throws {
+        let run = try await CLI.tacit(["verify", "+99012345670", "--server", "http://127.0.0.1:1", "--json"])
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
         #expect(run.err.split(separator: "\n").count == 1 && run.err.contains("could not be reached"))
@@ -123,10 +127,10 @@ struct VerifyCLITests {
     func interrupt() async throws {
         try await Self.withServer { base in
             let process = try Self.launchWithInput(["verify", "+99012345675", "--server", base])
-            let seen = try Self.readUntil(process, "Enter the code sent by SMS")
+            let seen = try await Self.readUntil(process, "Enter the code sent by SMS")
             let id = try #require(seen.split(separator: " ").first { $0.hasPrefix("vf_") }.map(String.init))
             kill(process.processIdentifier, SIGINT)
-            process.waitUntilExit()
+            try await offThePool { process.waitUntilExit() }
             #expect(process.terminationStatus == 130)
             let state = try await CLI.call("GET", base + "/v1/verifications/\(id)")
             #expect(state["status"] as? String == "cancelled")
@@ -146,13 +150,16 @@ struct VerifyCLITests {
     }
 
     /// Reads the process's stdout until `marker` shows up (or the output ends).
-    static func readUntil(_ process: Subprocess, _ marker: String) throws -> String {
+    static func readUntil(_ process: Subprocess, _ marker: String) async throws -> String {
         let handle = process.standardOutput!.fileHandleForReading
-        var seen = ""
-        while !seen.contains(marker) {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
+        let seen = try await offThePool { () -> String in
+            var seen = ""
+            while !seen.contains(marker) {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+            return seen
         }
         try #require(seen.contains(marker), "the CLI never printed \(marker)")
         return seen

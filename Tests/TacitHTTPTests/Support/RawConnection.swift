@@ -105,13 +105,3 @@ final class RawConnection: @unchecked Sendable {  // safe: each test uses a conn
         }
     }
 }
-
-/// Runs blocking socket work on its own thread, so it never stalls Swift's cooperative
-/// pool (which also runs the server's handlers).
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try work() })
-        }
-    }
-}

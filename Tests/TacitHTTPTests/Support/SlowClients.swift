@@ -1,11 +1,12 @@
 import Foundation
+import TacitTesting
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A bounded slowloris: connections from one source address, each holding a request open
 /// by sending its body a byte at a time. Every socket closes when this is dropped.
-final class SlowClients: @unchecked Sendable {  // safe: used by one thread at a time, handed over by offPool
+final class SlowClients: @unchecked Sendable {  // safe: used by one thread at a time, handed over by offThePool
     /// Connections the server took: it answered their `Expect: 100-continue`.
     private(set) var held: [RawConnection] = []
     /// Connections the server closed at once.

@@ -1,5 +1,6 @@
 import Synchronization
 import TacitHTTP
+import TacitTesting
 
 /// Hands out response streams that the test drives: it awaits how many were opened,
 /// yields chunks to all of them, finishes them, and awaits their terminations.
@@ -50,7 +51,7 @@ extension RawConnection {
     /// Connects, asks for the event stream and, given `marker`, reads up to it; off the
     /// task pool, as every blocking socket call in these tests.
     static func eventStream(port: Int, readingUntil marker: String? = nil) async throws -> RawConnection {
-        try await offPool {
+        try await offThePool {
             let connection = try RawConnection(port: port)
             try connection.send(eventStreamRequest)
             if let marker { _ = try connection.read(until: marker) }

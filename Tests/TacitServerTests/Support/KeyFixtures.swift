@@ -2,9 +2,11 @@ import Foundation
 import Testing
 import TacitCrypto
 import TacitStoreSQLite
+import TacitTesting
 
 /// What the key tests share: a directory of their own, the built binary run with a bound
-/// on its time, and every value a database file holds.
+/// on its time (off the cooperative pool, see `offThePool`), and every value a database
+/// file holds.
 enum KeyFixtures {
     struct Run {
         var status: Int32
@@ -21,7 +23,11 @@ enum KeyFixtures {
     /// Runs `tacit` with only `environment` (and PATH). One still running after `limit`
     /// seconds is terminated, so a server that should have refused to start fails its test
     /// instead of hanging it.
-    static func tacit(_ arguments: [String], environment: [String: String] = [:], limit: Double = 20) throws -> Run {
+    static func tacit(_ arguments: [String], environment: [String: String] = [:], limit: Double = 20) async throws -> Run {
+        try await offThePool { try run(arguments, environment: environment, limit: limit) }
+    }
+
+    private static func run(_ arguments: [String], environment: [String: String], limit: Double) throws -> Run {
         let process = Subprocess()
         process.executableURL = SecurityKeysCommandTests.binary
         process.arguments = arguments
@@ -41,7 +47,11 @@ enum KeyFixtures {
 
     /// Runs `tacit serve` until it says it listens (then stops it) or exits on its own;
     /// bounded like `tacit(_:)`. Its output is what it printed until then.
-    static func serveUntilListening(_ arguments: [String], limit: Double = 20) throws -> Run {
+    static func serveUntilListening(_ arguments: [String], limit: Double = 20) async throws -> Run {
+        try await offThePool { try runUntilListening(arguments, limit: limit) }
+    }
+
+    private static func runUntilListening(_ arguments: [String], limit: Double) throws -> Run {
         let process = Subprocess()
         process.executableURL = SecurityKeysCommandTests.binary
         process.arguments = ["serve"] + arguments

@@ -32,6 +32,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var connectionsPerAddress = 256
     /// Rate limits, destination lists and abuse guards.
     public var security = SecurityConfiguration()
+    /// How often the store's pending deadlines are read for timers this instance doesn't
+    /// hold: those of another instance sharing the database that died (SPEC §9 asks that
+    /// they fire within 10 s; each poll arms the next interval's, so they fire on time).
+    public var timerPollInterval: TimeInterval = 5
     /// How often ended rate-limit counters and old idempotency records are deleted.
     public var housekeepingInterval: TimeInterval = 600
     /// How long an `Idempotency-Key` replays its first response, at least.

@@ -74,6 +74,12 @@ extension VerificationStore {
         try await verification(id: id)?.applicationId
     }
 
+    /// Pending deadlines due by `cutoff`, soonest first: the prefix of `deadlines(limit:)`
+    /// that is due, so a store whose deadlines read comes off an index pays only for it.
+    public func deadlines(dueBy cutoff: Date, limit: Int) async throws -> [Deadline] {
+        try await deadlines(limit: limit).prefix { $0.at <= cutoff }
+    }
+
     /// A store that keeps nothing in memory reads the stored verification.
     public func recentVerification(id: String) async throws -> Verification? {
         try await verification(id: id)

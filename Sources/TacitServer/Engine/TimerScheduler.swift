@@ -50,6 +50,26 @@ public final class TimerScheduler: Sendable {
         wake?.cancel()
     }
 
+    /// Arms the deadlines this scheduler doesn't already hold at that instant (what the
+    /// deadline poller found in the store); returns how many it armed.
+    @discardableResult
+    public func adopt(_ many: [Deadline]) -> Int {
+        let (adopted, wake) = state.withLock { state -> (Int, Task<Void, Error>?) in
+            var adopted = 0
+            var soonest: Date?
+            for deadline in many where state.deadlines[deadline.id] != deadline.at {
+                state.deadlines[deadline.id] = deadline.at
+                state.heap.push(deadline.at, deadline.id)
+                adopted += 1
+                soonest = min(soonest ?? deadline.at, deadline.at)
+            }
+            guard let soonest, let until = state.sleepingUntil, soonest < until else { return (adopted, nil) }
+            return (adopted, state.sleeper)
+        }
+        wake?.cancel()
+        return adopted
+    }
+
     public func cancel(_ id: String) {
         state.withLock { _ = $0.deadlines.removeValue(forKey: id) }
     }

@@ -8,4 +8,14 @@ extension TacitApplication {
         guard let housekeeper = assembled.withLock({ $0?.housekeeper }) else { return }
         await housekeeper.sweep()
     }
+
+    /// Reads the store's deadlines due within the poll interval and arms those this
+    /// instance doesn't hold, as the poller does each time it wakes; returns how many it
+    /// armed. Tests call it after moving a ManualClock, then `fireDueTimers()`.
+    @discardableResult
+    public func pollDeadlines() async -> Int {
+        guard let assembly = assembled.withLock({ $0 }) else { return 0 }
+        _ = try? await assembly.rearmed.value()
+        return await assembly.deadlines.poll()
+    }
 }

@@ -11,6 +11,8 @@ extension TacitApplication {
         var engine: Engine
         var handler: HTTPHandler
         var housekeeper: Housekeeper
+        /// Arms timers that other instances sharing the store left.
+        var deadlines: DeadlinePoller
         /// Settled once the pending timers are loaded from the store.
         var rearmed: StartupSignal<Void>
     }
@@ -34,8 +36,10 @@ extension TacitApplication {
                                       idempotencyRetention: configuration.idempotencyRetention,
                                       retention: configuration.retention)
         engine.metrics.addSection(housekeeper.metrics.render)
+        let deadlines = DeadlinePoller(store: store, timers: engine.runner.timers, clock: dependencies.clock,
+                                       interval: configuration.timerPollInterval)
         return Assembly(engine: engine, handler: { request in await routes.handle(request) },
-                        housekeeper: housekeeper, rearmed: StartupSignal())
+                        housekeeper: housekeeper, deadlines: deadlines, rearmed: StartupSignal())
     }
 
     /// Listens (unless in process), then runs the workers until cancelled.
@@ -69,7 +73,10 @@ extension TacitApplication {
         let runner = assembly.engine.runner
         await rearm(runner.timers, from: store)
         assembly.rearmed.succeed(())
-        await runner.timers.run { id in await runner.timerFired(id) }
+        await withDiscardingTaskGroup { group in
+            group.addTask { await assembly.deadlines.run() }
+            group.addTask { await runner.timers.run { id in await runner.timerFired(id) } }
+        }
     }
 
     /// Loads every pending deadline into the scheduler, retrying while the store can't answer.

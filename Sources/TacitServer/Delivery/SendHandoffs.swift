@@ -33,11 +33,13 @@ final class SendHandoffs: Sendable {
     /// The worker starts taking rows.
     func open() { state.withLock { $0.open = true } }
 
-    /// The worker stopped: rows still waiting are left to their leases.
-    func close() {
+    /// The worker stopped: nothing is kept any more. Returns the rows still waiting, for
+    /// the worker to give back to the store.
+    func close() -> [QueuedSend] {
         state.withLock { state in
             state.open = false
-            state.waiting = []
+            defer { state.waiting = [] }
+            return state.waiting.map(\.row)
         }
     }
 

@@ -51,9 +51,11 @@ final class SendWorker: Sendable {
                 let wake = free() > 0 ? storeDue : runner.clock.now().addingTimeInterval(Self.idlePoll)
                 await outbox.wakeup.wait(until: wake, clock: runner.clock)
             }
-            outbox.handoffs.close()
             outbox.waiters.close()
         }
+        // Rows handed over but never started go back due at once, as an unanswered send
+        // does, so the next process sends them without waiting out their lease.
+        for row in outbox.handoffs.close() { try? await runner.store.leaseSend(id: row.id, until: runner.clock.now()) }
         outbox.finish()
     }
 

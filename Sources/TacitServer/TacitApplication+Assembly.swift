@@ -35,6 +35,7 @@ extension TacitApplication {
             webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints), outboxWritten: { doorbell.signal() },
             sends: SendOutbox(fields: secrets.fieldProtection, waitBound: configuration.sendWait))
         let sends = SendWorker(runner: runner)
+        metrics.addSection(runner.sends.renderMetrics)
         let webhooks = WebhookDispatcher(
             store: store, clock: clock, settings: configuration.webhooks, httpClient: dependencies.httpClient,
             random: dependencies.random, wakeup: doorbell,

@@ -19,21 +19,22 @@ public protocol VerificationStore: OutboxStore, SendOutboxStore, RetentionStore 
     func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,
                 idempotency: IdempotencyRecord?) async throws -> [TimelineEvent]
 
+    /// The stored verification, nil when the id is unknown or, inside a `StoreScope`,
+    /// another application's: both through the same read of the row, never a cache.
     func verification(id: String) async throws -> Verification?
 
-    /// The application that owns the verification, nil when the id is unknown. It reads
-    /// the stored row, never a cache, so a known and an unknown id cost the same.
-    func owner(ofVerification id: String) async throws -> String?
-
     /// The verification as this store last read or wrote it, while it still keeps that
-    /// state in memory, else as stored. It may be out of date (changed through another
+    /// state in memory, else as stored. Inside a `StoreScope`, a kept state of another
+    /// application's is passed over for the stored read, which finds nothing, as it does
+    /// for an unknown id. It may be out of date (changed through another
     /// instance, or by an update racing this call), so use it only to decide what an
     /// `update` then checks again on the stored row: a check's guard reads the number
     /// it counts wrong codes for, and the check itself runs on the row.
     func recentVerification(id: String) async throws -> Verification?
 
     /// Reads the verification, lets `body` change it, and writes the change and the
-    /// events and outbox rows `body` returns, all in one transaction. nil when the id is unknown.
+    /// events and outbox rows `body` returns, all in one transaction. nil when the id is
+    /// unknown or, inside a `StoreScope`, another application's (`body` never sees it).
     /// The write happens only if the verification is still in the state `body` saw; a
     /// store may run `body` again on a newer state, so `body` must not act outside the
     /// change it returns. When `body` throws, nothing is written.
@@ -41,7 +42,8 @@ public protocol VerificationStore: OutboxStore, SendOutboxStore, RetentionStore 
         id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
     ) async throws -> StoreUpdateResult<T>?
 
-    /// Timeline events with `seq` greater than `after`, oldest first.
+    /// Timeline events with `seq` greater than `after`, oldest first; none, inside a
+    /// `StoreScope`, of another application's verification.
     func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent]
 
     /// Pending verifications' timer deadlines, soonest first.
@@ -69,11 +71,6 @@ public protocol VerificationStore: OutboxStore, SendOutboxStore, RetentionStore 
 }
 
 extension VerificationStore {
-    /// A store without a cheaper path reads the verification.
-    public func owner(ofVerification id: String) async throws -> String? {
-        try await verification(id: id)?.applicationId
-    }
-
     /// Pending deadlines due by `cutoff`, soonest first: the prefix of `deadlines(limit:)`
     /// that is due, so a store whose deadlines read comes off an index pays only for it.
     public func deadlines(dueBy cutoff: Date, limit: Int) async throws -> [Deadline] {

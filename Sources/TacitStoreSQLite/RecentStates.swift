@@ -1,5 +1,6 @@
 import Synchronization
 import TacitCore
+import TacitStore
 
 /// A bounded map from verification id to the state this store last read or wrote,
 /// shared by its callers. These are hints, never answers: an update confirms a kept
@@ -39,13 +40,24 @@ final class RecentStates: Sendable {
         _ = consume dropped
     }
 
-    /// The state kept for `id`, removed so a stale one is tried only once.
-    func take(_ id: String) -> State? {
-        states.withLock { $0.newer.removeValue(forKey: id) ?? $0.older.removeValue(forKey: id) }
+    /// The state kept for `id`, removed so a stale one is tried only once. Another
+    /// application's (see `StoreScope`) is left in place and not returned, as if not kept.
+    func take(_ id: String, visibleTo application: String? = nil) -> State? {
+        states.withLock { states in
+            guard let kept = states.newer[id] ?? states.older[id],
+                  StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }
+            states.newer[id] = nil
+            states.older[id] = nil
+            return kept
+        }
     }
 
-    /// The state kept for `id`, left in place.
-    func peek(_ id: String) -> State? {
-        states.withLock { $0.newer[id] ?? $0.older[id] }
+    /// The state kept for `id`, left in place; nil for another application's, as for one not kept.
+    func peek(_ id: String, visibleTo application: String? = nil) -> State? {
+        states.withLock { states in
+            guard let kept = states.newer[id] ?? states.older[id],
+                  StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }
+            return kept
+        }
     }
 }

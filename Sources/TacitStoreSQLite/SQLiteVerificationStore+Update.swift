@@ -72,13 +72,15 @@ extension SQLiteVerificationStore {
         id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
     ) async throws -> StoreUpdateResult<T>? {
         let fields = try protection.get()
+        // Read once here: the writer's closure below runs on its own thread, outside this task.
+        let scope = StoreScope.application
         for attempt in 0..<Self.optimisticAttempts {
-            let known = attempt == 0 ? recent.take(id) : nil
+            let known = attempt == 0 ? recent.take(id, visibleTo: scope) : nil
             let snapshot: Snapshot, verification: Verification
             if let known {
                 (snapshot, verification) = known
             } else {
-                guard let stored = try await database.read({ db in try Self.stored(id, db, fields) }) else { return nil }
+                guard let stored = try await database.read({ db in try Self.stored(id, db, fields, visibleTo: scope) }) else { return nil }
                 (snapshot, verification) = stored
             }
             let change: PreparedChange<T>
@@ -98,7 +100,7 @@ extension SQLiteVerificationStore {
             }
         }
         return try await database.write { db in
-            guard let stored = try Self.stored(id, db, fields) else { return nil }
+            guard let stored = try Self.stored(id, db, fields, visibleTo: scope) else { return nil }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
             _ = try Self.write(change, db, over: stored.snapshot)
             return change.result

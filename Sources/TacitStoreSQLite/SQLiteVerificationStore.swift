@@ -72,17 +72,14 @@ public final class SQLiteVerificationStore: VerificationStore {
 
     public func verification(id: String) async throws -> Verification? {
         let fields = try protection.get()
-        guard let stored = try await database.read({ db in try Self.stored(id, db, fields) }) else { return nil }
+        let scope = StoreScope.application
+        guard let stored = try await database.read({ db in try Self.stored(id, db, fields, visibleTo: scope) }) else { return nil }
         recent.put(id, stored.snapshot, stored.verification)
         return stored.verification
     }
 
-    public func owner(ofVerification id: String) async throws -> String? {
-        try await database.read { db in try db.query("SELECT application_id FROM verifications WHERE id = \(id)").first?.string("application_id") }
-    }
-
     public func recentVerification(id: String) async throws -> Verification? {
-        if let kept = recent.peek(id) { return kept.verification }
+        if let kept = recent.peek(id, visibleTo: StoreScope.application) { return kept.verification }
         return try await verification(id: id)
     }
 
@@ -93,11 +90,12 @@ public final class SQLiteVerificationStore: VerificationStore {
         // within the page are decoded: a page read of a long timeline costs its own size.
         let through = after.addingReportingOverflow(limit)
         let last = through.overflow ? Int.max : through.partialValue
+        let scoped = Self.scoped(to: StoreScope.application)
         let rows = try await database.read { db in
             try db.query("""
                 WITH RECURSIVE chain(id, previous, first_seq, body) AS (
                     SELECT id, previous, first_seq, body FROM event_groups
-                        WHERE id = (SELECT last_group FROM verifications WHERE id = \(id)) AND last_seq > \(after)
+                        WHERE id = (SELECT last_group FROM verifications WHERE id = \(id) \(scoped)) AND last_seq > \(after)
                     UNION ALL
                     SELECT g.id, g.previous, g.first_seq, g.body FROM chain JOIN event_groups g ON g.id = chain.previous
                         WHERE chain.first_seq > \(after) + 1
@@ -152,11 +150,19 @@ public final class SQLiteVerificationStore: VerificationStore {
         return Int(db.lastInsertRowID)
     }
 
-    /// The row for `id`: the snapshot an update is confirmed against, and the verification it holds.
-    static func stored(_ id: String, _ db: SQLiteConnection, _ fields: any FieldProtection) throws
+    /// The row for `id`: the snapshot an update is confirmed against, and the verification it
+    /// holds. nil when no row has the id or, with `application`, when that application's
+    /// doesn't: one query for both, so another application's row costs what a missing one does.
+    static func stored(_ id: String, _ db: SQLiteConnection, _ fields: any FieldProtection, visibleTo application: String?) throws
         -> (snapshot: Snapshot, verification: Verification)? {
-        guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id)").first else { return nil }
+        guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id) \(scoped(to: application))").first else { return nil }
         return (try Snapshot(row), try verification(row, fields))
+    }
+
+    /// The condition that keeps a query on `verifications` to `application`'s rows; nothing unscoped.
+    static func scoped(to application: String?) -> SQL {
+        guard let application else { return "" }
+        return "AND application_id = \(application)"
     }
 
     static func verification(_ row: Row, _ fields: any FieldProtection) throws -> Verification {

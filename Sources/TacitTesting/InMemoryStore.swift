@@ -16,6 +16,12 @@ public final class InMemoryStore: VerificationStore {
         var outbox = InMemoryOutbox()
         /// The send outbox, by id (see `InMemoryStore+Sends.swift`).
         var sends: [String: QueuedSend] = [:]
+
+        /// Verification `id`, nil when unknown or another application's than `application` (see `StoreScope`).
+        func verification(_ id: String, visibleTo application: String?) -> Verification? {
+            guard let verification = verifications[id], StoreScope.admits(verification.applicationId, to: application) else { return nil }
+            return verification
+        }
     }
     let state = Mutex(State())
     /// API keys (see `InMemoryStore+Security.swift`).
@@ -52,14 +58,16 @@ public final class InMemoryStore: VerificationStore {
     }
 
     public func verification(id: String) async throws -> Verification? {
-        state.withLock { $0.verifications[id] }
+        let scope = StoreScope.application
+        return state.withLock { $0.verification(id, visibleTo: scope) }
     }
 
     public func update<T: Sendable>(
         id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
     ) async throws -> StoreUpdateResult<T>? {
-        try state.withLock { state in
-            guard var verification = state.verifications[id] else { return nil }
+        let scope = StoreScope.application
+        return try state.withLock { state in
+            guard var verification = state.verification(id, visibleTo: scope) else { return nil }
             let change = try body(&verification)
             try state.outbox.checkNew(change.outbox)
             try state.checkNew(change.sends)
@@ -74,7 +82,11 @@ public final class InMemoryStore: VerificationStore {
     }
 
     public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
-        state.withLock { Array(($0.events[id] ?? []).filter { $0.seq > after }.prefix(limit)) }
+        let scope = StoreScope.application
+        return state.withLock { state in
+            guard state.verification(id, visibleTo: scope) != nil else { return [] }
+            return Array((state.events[id] ?? []).filter { $0.seq > after }.prefix(limit))
+        }
     }
 
     public func deadlines(limit: Int) async throws -> [Deadline] {

@@ -3,10 +3,11 @@ import Synchronization
 import TacitCore
 import TacitStore
 
-/// Carries out the send outbox: takes due rows under a lease, opens each code, hands the
-/// message to the sender and applies its answer in the transition that deletes the row.
-/// Runs as one long-lived task (`run`) until cancelled; rows survive a crash, so on start
-/// it sends what a killed process left, once that process's lease has run out.
+/// Carries out the send outbox: takes the rows this process committed from memory, and
+/// due rows from the store under a lease, opens each code, hands the message to the sender
+/// and applies its answer in the transition that deletes the row. Runs as one long-lived
+/// task (`run`) until cancelled; rows survive a crash, so on start it sends what a killed
+/// process left, once that process's lease has run out.
 final class SendWorker: Sendable {
     /// How long a taken row stays reserved: renewed every `renewal` while its send is in
     /// flight, so a slow provider never loses it to another worker, and a worker that dies
@@ -17,41 +18,85 @@ final class SendWorker: Sendable {
     static let idlePoll: TimeInterval = 30
     /// Sends in flight at once; a slow provider holds one slot per message, not the worker.
     static let capacity = 64
+    /// A handed-over row taken within this of its commit is sent from the state it committed
+    /// with; one that waited longer behind a full worker reads the state again, since the
+    /// verification may have ended meanwhile.
+    static let freshness: TimeInterval = 1
 
     let runner: WorkflowRunner
     var outbox: SendOutbox { runner.sends }
-    private let inFlight = Mutex(0)
+    /// The ids of the rows in flight: a claim that returns one of them again is not sent twice.
+    private let inFlight = Mutex(Set<String>())
 
     init(runner: WorkflowRunner) { self.runner = runner }
 
+    /// One row to carry, with the state its commit left when it was handed over.
+    struct Job: Sendable {
+        var row: QueuedSend
+        var committed: Verification?
+    }
+
     func run() async {
+        outbox.handoffs.open()
         await withDiscardingTaskGroup { group in
+            // The store is looked at first at once (rows a killed process left), then when its next row falls due.
+            var storeDue = runner.clock.now()
             while !Task.isCancelled {
-                let claimed = await claim()
-                for row in claimed { group.addTask { await self.carry(row) } }
-                await outbox.wakeup.wait(until: await nextLook(claimed: claimed), clock: runner.clock)
+                var jobs = takeHanded(storeDue: &storeDue)
+                if storeDue <= runner.clock.now(), free() > 0 {
+                    jobs += await claim()
+                    storeDue = await nextStoreDue()
+                }
+                for job in jobs { group.addTask { await self.carry(job) } }
+                let wake = free() > 0 ? storeDue : runner.clock.now().addingTimeInterval(Self.idlePoll)
+                await outbox.wakeup.wait(until: wake, clock: runner.clock)
             }
             outbox.waiters.close()
         }
+        // Rows handed over but never started go back due at once, as an unanswered send
+        // does, so the next process sends them without waiting out their lease.
+        for row in outbox.handoffs.close() { try? await runner.store.leaseSend(id: row.id, until: runner.clock.now()) }
         outbox.finish()
     }
 
-    /// Takes as many due rows as there are free slots.
-    private func claim() async -> [QueuedSend] {
-        let free = Self.capacity - inFlight.withLock { $0 }
-        guard free > 0, let rows = try? await runner.store.claimSends(now: runner.clock.now(), lease: Self.lease, limit: free) else {
-            return []
-        }
-        inFlight.withLock { $0 += rows.count }
-        return rows
+    private func free() -> Int { Self.capacity - inFlight.withLock { $0.count } }
+
+    /// The handed-over rows for the free slots. One whose lease ran out while it waited is
+    /// left to the claim, which takes it only if no other instance has meanwhile; rows the
+    /// handoffs could not keep bring the next look at the store forward to their lease's end.
+    private func takeHanded(storeDue: inout Date) -> [Job] {
+        let (handed, leftInStore) = outbox.handoffs.take(free())
+        if let leftInStore { storeDue = min(storeDue, leftInStore) }
+        let now = runner.clock.now()
+        if handed.contains(where: { $0.row.dueAt <= now }) { storeDue = now }
+        return start(handed.filter { $0.row.dueAt > now }.map { Job(row: $0.row, committed: $0.verification) })
     }
 
-    /// When to look again: at the next row due, unless every slot is taken (a send that
-    /// ends rings the doorbell), and at the idle poll at the latest.
-    private func nextLook(claimed: [QueuedSend]) async -> Date {
+    /// Marks `jobs` in flight, leaving out any already in flight.
+    private func start(_ jobs: [Job]) -> [Job] {
+        inFlight.withLock { held in jobs.filter { held.insert($0.row.id).inserted } }
+    }
+
+    /// Takes due rows from the store for the free slots. A row also waiting in memory (its
+    /// lease ran out there) is taken from the claim, under the lease the claim gave it.
+    private func claim() async -> [Job] {
+        let now = runner.clock.now()
+        guard let rows = try? await runner.store.claimSends(now: now, lease: Self.lease, limit: free()) else { return [] }
+        let leased = rows.map { row in
+            var row = row
+            row.dueAt = now.addingTimeInterval(Self.lease)
+            return Job(row: row, committed: nil)
+        }
+        outbox.handoffs.withdraw(Set(rows.map(\.id)))
+        let jobs = start(leased)
+        outbox.noteRecovered(jobs.count)
+        return jobs
+    }
+
+    /// When to look at the store again: at its next row due, and at the idle poll at the latest.
+    private func nextStoreDue() async -> Date {
         let now = runner.clock.now()
         let idle = now.addingTimeInterval(Self.idlePoll)
-        if inFlight.withLock({ $0 }) >= Self.capacity { return idle }
         do {
             return try await runner.store.nextSendDue().map { min(max($0, now), idle) } ?? idle
         } catch {
@@ -59,12 +104,13 @@ final class SendWorker: Sendable {
         }
     }
 
-    private func carry(_ row: QueuedSend) async {
+    private func carry(_ job: Job) async {
+        let row = job.row
         defer {
-            inFlight.withLock { $0 -= 1 }
+            _ = inFlight.withLock { $0.remove(row.id) }
             outbox.wakeup.signal()
         }
-        switch await plan(row) {
+        switch await plan(job) {
         case .later: return
         case .drop(let current):
             try? await runner.store.dropSends(ids: [row.id])
@@ -84,53 +130,6 @@ final class SendWorker: Sendable {
                 try? await runner.store.dropSends(ids: [row.id])
             }
             outbox.report(row, .sent(accepted: result.isAccepted))
-        }
-    }
-
-    private enum Plan {
-        case send(OutboundMessage, Channel)
-        /// With the verification as it stands, when it still exists.
-        case drop(Verification?)
-        /// The store did not answer: the row is taken again when its lease runs out.
-        case later
-    }
-
-    /// Whether `row` is still owed, and its message when it is.
-    private func plan(_ row: QueuedSend) async -> Plan {
-        let verification: Verification?
-        do { verification = try await runner.store.verification(id: row.verificationId) } catch { return .later }
-        guard let verification, verification.status == .pending, verification.currentStep == row.step else {
-            return .drop(verification)
-        }
-        guard let channel = Channel(rawValue: row.channel), let code = outbox.code(in: row) else {
-            FileHandle.standardError.write(Data("tacit: a queued send for \(row.verificationId) could not be opened; dropped\n".utf8))
-            return .drop(verification)
-        }
-        return .send(runner.message(for: verification, step: row.step, channel: channel, code: code, key: row.id), channel)
-    }
-
-    /// The sender's answer, the row's lease renewed while it is awaited.
-    private func send(_ message: OutboundMessage, holding row: QueuedSend) async -> DeliveryResult {
-        let sender = runner.sender
-        return await withTaskGroup(of: DeliveryResult?.self) { group in
-            group.addTask { await sender.send(message) }
-            group.addTask {
-                await self.renew(row.id)
-                return nil
-            }
-            while let next = await group.next() {
-                guard let result = next else { continue }
-                group.cancelAll()
-                return result
-            }
-            return .refused(reason: "provider_error")
-        }
-    }
-
-    private func renew(_ id: String) async {
-        let clock = runner.clock
-        while (try? await clock.sleep(until: clock.now().addingTimeInterval(Self.renewal))) != nil {
-            try? await runner.store.leaseSend(id: id, until: clock.now().addingTimeInterval(Self.lease))
         }
     }
 }

@@ -74,7 +74,7 @@ public final class WorkflowRunner: Sendable {
                                              at: now, idempotency: idempotency)
         hub.publish(written)
         if !outbox.isEmpty { outboxWritten() }
-        if !queued.isEmpty { sends.wakeup.signal() }
+        sends.hand(queued, verification: machine.verification)
         metrics.started()
         // The silent checks were begun above, before the insert.
         let after = machine.effects.filter { !$0.isSilentBegin }
@@ -110,13 +110,13 @@ public final class WorkflowRunner: Sendable {
             transcript.catchUp(machine)
             let outbox = webhooks.outbox(for: machine.effects, verification: machine.verification, at: now)
             let queued = try queuedSends(machine.effects, codes: codes, verificationId: id, at: now)
-            return StoreChange(Applied(result: result, effects: machine.effects, wroteOutbox: !outbox.isEmpty, queuedSends: !queued.isEmpty),
+            return StoreChange(Applied(result: result, effects: machine.effects, wroteOutbox: !outbox.isEmpty, queued: queued),
                                events: transcript.drafts, outbox: outbox, sends: queued, sendsDone: sendsDone)
         }
         guard let update else { return nil }
         hub.publish(update.events)
         if update.result.wroteOutbox { outboxWritten() }
-        if update.result.queuedSends { sends.wakeup.signal() }
+        sends.hand(update.result.queued, verification: update.verification)
         let performed = await perform(update.result.effects, for: update.verification, sendDeadline: sendDeadline)
         return Outcome(result: update.result.result, verification: performed.verification, checkURL: performed.checkURL)
     }
@@ -170,7 +170,8 @@ public final class WorkflowRunner: Sendable {
         var result: T
         var effects: [WorkflowEffect]
         var wroteOutbox: Bool
-        var queuedSends: Bool
+        /// The send rows the change wrote, handed to the send worker after the commit.
+        var queued: [QueuedSend]
     }
 
     /// Makes a code for every code step the machine started and keeps its keyed hash

@@ -1,6 +1,5 @@
 import Foundation
 import TacitCore
-import TacitCrypto
 import TacitHTTP
 import TacitStore
 
@@ -32,8 +31,10 @@ struct SecurityGate: Sendable {
                                                                      device: permission)
                 try await spendKeyLimit(principal)
                 if let application = principal.applicationId {
-                    try await requireOwnership(request, by: application)
-                    return try await ActingApplication.$id.withValue(application) { try await route() }
+                    return try await StoreScope.$application.withValue(application) {
+                        try await requireVisible(request)
+                        return try await route()
+                    }
                 }
             }
             return try await route()
@@ -69,6 +70,7 @@ struct SecurityGate: Sendable {
     func check(_ request: HTTPRequest, _ route: () async -> CheckAnswer) async throws -> HTTPResponse {
         // The state kept from the verification's last change is enough here: the number
         // never changes, and a verification that has since finished is refused by the check.
+        // Inside the gate's `StoreScope`, another application's reads as absent.
         guard let id = request.pathParameters["id"], let verification = try await store.recentVerification(id: id),
               verification.status == .pending else { return await route().response }
         try await checks.admit(verification)
@@ -78,14 +80,16 @@ struct SecurityGate: Sendable {
         return answer.response
     }
 
-    /// A route about one verification runs only for the application that owns it. Another
-    /// application's verification and an unknown id get the same 404 from the same read of
-    /// one indexed column (never a cache, which only known ids could hit), before the route
-    /// reads or changes anything: nothing of the verification, not even that it exists, shows.
-    private func requireOwnership(_ request: HTTPRequest, by application: String) async throws {
+    /// A route about one verification runs only when the caller's application sees it.
+    /// Inside the gate's `StoreScope` another application's verification reads as absent,
+    /// so it and an unknown id get the same 404 from the same read (of the row by id and
+    /// application, finding nothing), before the route reads or parses anything: nothing of
+    /// the verification, not even that it exists, shows. The caller's own verification is
+    /// usually the state the store keeps from its last change, which the route then starts
+    /// from too, so a check reads no row at all before its write.
+    private func requireVisible(_ request: HTTPRequest) async throws {
         guard let id = request.pathParameters["id"] else { return }
-        let owner = try await store.owner(ofVerification: id)
-        guard let owner, ConstantTime.equals(owner, application) else { throw APIProblem.notFound }
+        guard try await store.recentVerification(id: id) != nil else { throw APIProblem.notFound }
     }
 
     /// The key's own bucket, then its application's: each belongs to one application, so

@@ -1,0 +1,56 @@
+/// Applies named migrations in order, each once, recording them in
+/// `schema_migrations(name, applied_at)`.
+///
+/// The whole run holds a session advisory lock, so instances starting together on one
+/// database queue behind it: the first applies the migrations, the others then find
+/// them recorded and apply nothing. Each migration commits with its record, in one
+/// transaction, so a crash leaves it either applied and recorded or not at all.
+public struct PostgresMigrator: Sendable {
+    public struct Migration: Sendable {
+        public let name: String
+        /// A fixed script, with no values in it.
+        public let sql: String
+        public init(_ name: String, sql: String) {
+            self.name = name
+            self.sql = sql
+        }
+    }
+
+    /// The advisory lock's key: any fixed number no other user of the database takes.
+    static let lockKey: Int64 = 0x7461_6369_745f_6d69   // "tacit_mi"
+
+    public let migrations: [Migration]
+
+    public init(_ migrations: [Migration]) {
+        precondition(Set(migrations.map(\.name)).count == migrations.count, "PostgresMigrator: duplicate migration name")
+        self.migrations = migrations
+    }
+
+    /// Applies every migration not applied yet; returns their names.
+    @discardableResult
+    public func migrate(_ connection: PostgresConnection) throws -> [String] {
+        try connection.execute("SELECT pg_advisory_lock(\(Self.lockKey))")
+        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))") }
+        try connection.script("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                name text PRIMARY KEY,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """)
+        let recorded = Set(try connection.query("SELECT name FROM schema_migrations").map { try $0.string("name") })
+        var applied: [String] = []
+        for migration in migrations where !recorded.contains(migration.name) {
+            try connection.transaction {
+                try connection.script(migration.sql)
+                try connection.execute("INSERT INTO schema_migrations (name) VALUES (\(migration.name))")
+            }
+            applied.append(migration.name)
+        }
+        return applied
+    }
+
+    /// The names recorded as applied, in the order they were applied.
+    public func appliedMigrations(_ connection: PostgresConnection) throws -> [String] {
+        try connection.query("SELECT name FROM schema_migrations ORDER BY applied_at, name").map { try $0.string("name") }
+    }
+}

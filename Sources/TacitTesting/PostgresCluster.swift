@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+import Synchronization
+import TacitStorePostgres
+
+/// A throwaway PostgreSQL cluster for tests: `initdb` in a temporary directory, `postgres`
+/// on a free loopback port with its socket in that directory, stopped (`pg_ctl stop -m
+/// fast`) and removed when the test process exits. One cluster serves the whole process;
+/// each test or suite takes a fresh database of it with `makeDatabase()`.
+///
+/// A cluster that can't start is an error, never a skip: only `TACIT_TEST_POSTGRES=off`,
+/// set by hand for a quick run, leaves PostgreSQL out (see `enabled`).
+public final class PostgresCluster: Sendable {
+    public let directory: URL
+    public let port: Int
+    /// The superuser `initdb` makes; loopback connections are trusted.
+    public let user = "tacit"
+    private let admin: PostgresPool
+    private let created = Mutex(0)
+
+    /// False only when `TACIT_TEST_POSTGRES=off` is set.
+    public static var enabled: Bool { ProcessInfo.processInfo.environment["TACIT_TEST_POSTGRES"] != "off" }
+
+    private static let current = Mutex<PostgresCluster?>(nil)
+
+    /// The process's cluster, started by the first caller (a few seconds, once).
+    public static func shared() throws -> PostgresCluster {
+        try current.withLock { current in
+            if let current { return current }
+            let cluster = try PostgresCluster()
+            current = cluster
+            atexit { PostgresCluster.stopShared() }
+            return cluster
+        }
+    }
+
+    static func stopShared() {
+        current.withLock { $0?.stop() }
+    }
+
+    private init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try ClusterCommand.handOver(directory)
+        let output = directory.appendingPathComponent("commands.log")
+        try ClusterCommand.run("initdb", ["-D", directory.appendingPathComponent("data").path, "-U", user, "-A", "trust",
+                                          "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], output: output)
+        var lastError: (any Error)?
+        for _ in 0..<3 {
+            let port = try Self.freePort()
+            do {
+                try ClusterCommand.run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-l",
+                                                  directory.appendingPathComponent("log").path, "-w", "-t", "60", "-o",
+                                                  "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off "
+                                                  + "-c synchronous_commit=off -c full_page_writes=off -c max_connections=400", "start"], output: output)
+                self.port = port
+                admin = PostgresPool(conninfo: "postgres://\(user)@127.0.0.1:\(port)/postgres", size: 2)
+                return
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? ClusterCommand.Failure(description: "PostgreSQL did not start")
+    }
+
+    /// The URL of `database` on this cluster.
+    public func url(database: String) -> String { "postgres://\(user)@127.0.0.1:\(port)/\(database)" }
+
+    /// Creates an empty database and returns its URL.
+    public func makeDatabase() async throws -> String {
+        let number = created.withLock { count -> Int in
+            count += 1
+            return count
+        }
+        let name = "test_\(getpid())_\(number)"
+        // A database name is an identifier, not a value: it is made here from numbers only.
+        try await admin.withConnection { db in try db.script("CREATE DATABASE \(name)") }
+        return url(database: name)
+    }
+
+    /// Stops the server and removes its directory.
+    public func stop() {
+        try? ClusterCommand.run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"],
+                                output: directory.appendingPathComponent("commands.log"))
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A loopback port nothing listens on right now.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard fd >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+extension PostgresCluster {
+    /// A migrated store on a fresh database of the shared cluster, and the database's URL
+    /// (for a second store, standing in for another instance, on the same database).
+    public static func makeStore(poolSize: Int = 4) async throws -> (store: PostgresVerificationStore, url: String) {
+        let url = try await shared().makeDatabase()
+        let store = PostgresVerificationStore(url: url, poolSize: poolSize)
+        try await store.migrate()
+        return (store, url)
+    }
+}

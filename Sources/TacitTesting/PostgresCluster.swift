@@ -21,21 +21,49 @@ public final class PostgresCluster: Sendable {
     /// False only when `TACIT_TEST_POSTGRES=off` is set.
     public static var enabled: Bool { ProcessInfo.processInfo.environment["TACIT_TEST_POSTGRES"] != "off" }
 
-    private static let current = Mutex<PostgresCluster?>(nil)
+    private enum Start {
+        case idle
+        case starting([CheckedContinuation<PostgresCluster, any Error>])
+        case done(Result<PostgresCluster, any Error>)
+    }
 
-    /// The process's cluster, started by the first caller (a few seconds, once).
-    public static func shared() throws -> PostgresCluster {
-        try current.withLock { current in
-            if let current { return current }
-            let cluster = try PostgresCluster()
-            current = cluster
-            atexit { PostgresCluster.stopShared() }
-            return cluster
+    private static let start = Mutex(Start.idle)
+
+    /// The process's cluster, started by the first caller (a few seconds, once). `initdb`
+    /// and `pg_ctl` run on a thread of their own while every caller suspends: blocking
+    /// Swift's cooperative threads for that long would stall every other test meanwhile.
+    public static func shared() async throws -> PostgresCluster {
+        try await withCheckedThrowingContinuation { continuation in
+            let (known, first) = start.withLock { state -> (Result<PostgresCluster, any Error>?, Bool) in
+                switch state {
+                case .done(let result): return (result, false)
+                case .starting(let waiters):
+                    state = .starting(waiters + [continuation])
+                    return (nil, false)
+                case .idle:
+                    state = .starting([continuation])
+                    return (nil, true)
+                }
+            }
+            if let known { return continuation.resume(with: known) }
+            guard first else { return }
+            Thread.detachNewThread {
+                let result = Result { try PostgresCluster() }
+                if case .success = result { atexit { PostgresCluster.stopShared() } }
+                let waiters = start.withLock { state -> [CheckedContinuation<PostgresCluster, any Error>] in
+                    defer { state = .done(result) }
+                    if case .starting(let waiters) = state { return waiters }
+                    return []
+                }
+                waiters.forEach { $0.resume(with: result) }
+            }
         }
     }
 
     static func stopShared() {
-        current.withLock { $0?.stop() }
+        start.withLock { state in
+            if case .done(.success(let cluster)) = state { cluster.stop() }
+        }
     }
 
     private init() throws {

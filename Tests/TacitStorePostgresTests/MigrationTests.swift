@@ -26,7 +26,7 @@ struct MigrationTests {
 
     @Test("a store that can't reach its database fails with a store error that names no secret")
     func unreachable() async throws {
-        let port = try PostgresCluster.shared().port
+        let port = try await PostgresCluster.shared().port
         let store = PostgresVerificationStore(url: "postgres://nobody:hunter2@127.0.0.1:\(port)/no_such_database")
         do {
             try await store.migrate()

@@ -6,7 +6,8 @@ import TacitStorePostgres
 /// A throwaway PostgreSQL cluster for tests: `initdb` in a temporary directory, `postgres`
 /// on a free loopback port with its socket in that directory, stopped (`pg_ctl stop -m
 /// fast`) and removed when the test process exits. One cluster serves the whole process;
-/// each test or suite takes a fresh database of it with `makeDatabase()`.
+/// each test takes a fresh database of it with `makeDatabase()`, or a fresh schema of one
+/// shared database with `makeSchema()` (what `makeStore()` uses).
 ///
 /// A cluster that can't start is an error, never a skip: only `TACIT_TEST_POSTGRES=off`,
 /// set by hand for a quick run, leaves PostgreSQL out (see `enabled`).
@@ -16,6 +17,9 @@ public final class PostgresCluster: Sendable {
     /// The superuser `initdb` makes; loopback connections are trusted.
     public let user = "tacit"
     private let admin: PostgresPool
+    private let schemaAdmin: PostgresPool
+    /// The database the stores of `makeStore` share, each in a schema of its own.
+    static let sharedDatabase = "tacit_tests"
     private let created = Mutex(0)
 
     /// False only when `TACIT_TEST_POSTGRES=off` is set.
@@ -68,22 +72,31 @@ public final class PostgresCluster: Sendable {
 
     private init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-pg-\(UUID().uuidString.prefix(8))")
+        Self.stopAbandoned()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "\(getpid())".write(to: directory.appendingPathComponent("owner.pid"), atomically: true, encoding: .utf8)
         try ClusterCommand.handOver(directory)
         let output = directory.appendingPathComponent("commands.log")
         try ClusterCommand.run("initdb", ["-D", directory.appendingPathComponent("data").path, "-U", user, "-A", "trust",
                                           "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], output: output)
+        port = try Self.start(directory, output: output)
+        admin = PostgresPool(conninfo: "postgres://\(user)@127.0.0.1:\(port)/postgres", size: 2)
+        try ClusterCommand.run("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", user, Self.sharedDatabase], output: output)
+        schemaAdmin = PostgresPool(conninfo: "postgres://\(user)@127.0.0.1:\(port)/\(Self.sharedDatabase)", size: 2)
+    }
+
+    /// Starts the server on a free port; returns the port. A port taken between the check
+    /// and the start (another test's listener) costs a retry on another.
+    private static func start(_ directory: URL, output: URL) throws -> Int {
         var lastError: (any Error)?
         for _ in 0..<3 {
-            let port = try Self.freePort()
+            let port = try freePort()
             do {
                 try ClusterCommand.run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-l",
                                                   directory.appendingPathComponent("log").path, "-w", "-t", "60", "-o",
                                                   "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off "
                                                   + "-c synchronous_commit=off -c full_page_writes=off -c max_connections=400", "start"], output: output)
-                self.port = port
-                admin = PostgresPool(conninfo: "postgres://\(user)@127.0.0.1:\(port)/postgres", size: 2)
-                return
+                return port
             } catch {
                 lastError = error
             }
@@ -106,11 +119,40 @@ public final class PostgresCluster: Sendable {
         return url(database: name)
     }
 
+    /// Creates an empty schema in the shared test database and returns a URL whose
+    /// connections use it (`search_path`): as separate as a database for the store, and
+    /// made in a millisecond where `CREATE DATABASE` copies a template.
+    public func makeSchema() async throws -> String {
+        let number = created.withLock { count -> Int in
+            count += 1
+            return count
+        }
+        let name = "test_\(getpid())_\(number)"
+        // A schema name is an identifier, not a value: it is made here from numbers only.
+        try await schemaAdmin.withConnection { db in try db.script("CREATE SCHEMA \(name)") }
+        return url(database: Self.sharedDatabase) + "?options=-c%20search_path%3D\(name)"
+    }
+
     /// Stops the server and removes its directory.
     public func stop() {
         try? ClusterCommand.run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"],
                                 output: directory.appendingPathComponent("commands.log"))
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Stops the clusters of test processes that ended without stopping theirs (a crash
+    /// skips `atexit`), so a crashed run leaves no server behind past the next run.
+    static func stopAbandoned() {
+        let temporary = FileManager.default.temporaryDirectory
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
+        for name in names where name.hasPrefix("tacit-pg-") {
+            let directory = temporary.appendingPathComponent(name)
+            guard let text = try? String(contentsOf: directory.appendingPathComponent("owner.pid"), encoding: .utf8),
+                  let owner = pid_t(text), kill(owner, 0) != 0, errno == ESRCH else { continue }
+            try? ClusterCommand.run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"],
+                                    output: URL(fileURLWithPath: "/dev/null"))
+            try? FileManager.default.removeItem(at: directory)
+        }
     }
 
     /// A loopback port nothing listens on right now.
@@ -130,10 +172,10 @@ public final class PostgresCluster: Sendable {
 }
 
 extension PostgresCluster {
-    /// A migrated store on a fresh database of the shared cluster, and the database's URL
-    /// (for a second store, standing in for another instance, on the same database).
+    /// A migrated store in a fresh schema of the shared cluster, and its URL (for a second
+    /// store, standing in for another instance, on the same tables).
     public static func makeStore(poolSize: Int = 4) async throws -> (store: PostgresVerificationStore, url: String) {
-        let url = try await shared().makeDatabase()
+        let url = try await shared().makeSchema()
         let store = PostgresVerificationStore(url: url, poolSize: poolSize)
         try await store.migrate()
         return (store, url)

@@ -20,7 +20,7 @@ struct StoredFieldsTests {
         }
         let pool = PostgresPool(conninfo: url, size: 1)
         let dump = try await pool.withConnection { db in
-            let tables = try db.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public'").map { try $0.string("tablename") }
+            let tables = try db.query("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").map { try $0.string("tablename") }
             // Table names come from the catalogue, never from input.
             return try tables.flatMap { table in
                 try db.query(PostgresQuery(stringLiteral: "SELECT t::text AS row FROM \(table) t")).map { try $0.string("row") }

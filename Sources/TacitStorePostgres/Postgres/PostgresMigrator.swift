@@ -3,7 +3,8 @@
 ///
 /// The whole run holds a session advisory lock, so instances starting together on one
 /// database queue behind it: the first applies the migrations, the others then find
-/// them recorded and apply nothing. Each migration commits with its record, in one
+/// them recorded and apply nothing. The lock is per schema (the tables' own), so stores
+/// in different schemas of one database don't wait for each other. Each migration commits with its record, in one
 /// transaction, so a crash leaves it either applied and recorded or not at all.
 public struct PostgresMigrator: Sendable {
     public struct Migration: Sendable {
@@ -16,8 +17,9 @@ public struct PostgresMigrator: Sendable {
         }
     }
 
-    /// The advisory lock's key: any fixed number no other user of the database takes.
-    static let lockKey: Int64 = 0x7461_6369_745f_6d69   // "tacit_mi"
+    /// The advisory lock's first key: any fixed number no other user of the database
+    /// takes; the second is the schema's name, hashed.
+    static let lockKey: Int32 = 0x7461_6369   // "taci"
 
     public let migrations: [Migration]
 
@@ -29,8 +31,8 @@ public struct PostgresMigrator: Sendable {
     /// Applies every migration not applied yet; returns their names.
     @discardableResult
     public func migrate(_ connection: PostgresConnection) throws -> [String] {
-        try connection.execute("SELECT pg_advisory_lock(\(Self.lockKey))")
-        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Self.lockKey))") }
+        try connection.execute("SELECT pg_advisory_lock(\(Int(Self.lockKey))::integer, hashtext(current_schema()))")
+        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Int(Self.lockKey))::integer, hashtext(current_schema()))") }
         try connection.script("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 name text PRIMARY KEY,

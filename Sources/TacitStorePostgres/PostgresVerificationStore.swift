@@ -27,7 +27,7 @@ public final class PostgresVerificationStore: VerificationStore {
     }
 
     public func migrate() async throws {
-        try await read { db in try PostgresSchema.migrator.migrate(db) }
+        try await read { db in _ = try PostgresSchema.migrator.migrate(db) }
     }
 
     /// Runs `body` on a connection, outside a transaction (one statement, or reads).

@@ -5,8 +5,8 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev libssl-dev libphonenumber-dev libjemalloc-dev
-TEST_PACKAGES := chromium chromium-driver python3-venv sqlite3 wrk openssl
+BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libphonenumber-dev libjemalloc-dev
+TEST_PACKAGES := chromium chromium-driver python3-venv sqlite3 postgresql-15 wrk openssl
 VENV := .build/venv
 SWIFT_TEST_FLAGS ?=
 

@@ -13,6 +13,7 @@ let package = Package(
         // C libraries from Debian.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         .systemLibrary(name: "CSQLite"),
+        .systemLibrary(name: "CPostgres"),
         .systemLibrary(name: "CCrypto"),
         // libssl's TLS client, for TacitKit's socket transport on Linux only.
         .systemLibrary(name: "CSSL"),
@@ -28,6 +29,8 @@ let package = Package(
         .target(name: "TacitPhone", dependencies: ["CPhoneNumber", "TacitCore"]),
         .target(name: "TacitStore", dependencies: ["TacitCore"]),
         .target(name: "TacitStoreSQLite", dependencies: ["TacitCore", "TacitStore", "CSQLite"]),
+        // The store for several instances on one PostgreSQL database, over libpq.
+        .target(name: "TacitStorePostgres", dependencies: ["TacitCore", "TacitStore", "CPostgres"]),
         .target(name: "TacitHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "TacitOperator", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP"]),
         .target(
@@ -47,12 +50,12 @@ let package = Package(
         // SMPP 3.4 to any SMSC over POSIX sockets: one long-lived transceiver session.
         .target(name: "TacitProvidersSMPP", dependencies: ["TacitCore", "TacitServer"]),
         .target(name: "TacitKit", dependencies: [.target(name: "CSSL", condition: .when(platforms: [.linux]))]),
-        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer", "TacitProvidersDev", "TacitKit", "CCrypto"]),
+        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitHTTP", "TacitServer", "TacitProvidersDev", "TacitKit", "CCrypto"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitCrypto", "TacitHTTP"],
+            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
@@ -79,7 +82,8 @@ let package = Package(
         .testTarget(name: "TacitCoreTests", dependencies: ["TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitCryptoTests", dependencies: ["TacitCrypto", "TacitTesting"]),
         .testTarget(name: "TacitPhoneTests", dependencies: ["TacitPhone"]),
-        .testTarget(name: "TacitStoreSQLiteTests", dependencies: ["TacitStoreSQLite", "TacitStore", "TacitCore", "TacitTesting"]),
+        .testTarget(name: "TacitStoreSQLiteTests", dependencies: ["TacitStoreSQLite", "TacitStorePostgres", "TacitStore", "TacitCore", "TacitTesting"]),
+        .testTarget(name: "TacitStorePostgresTests", dependencies: ["TacitStorePostgres", "TacitStore", "TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP", "TacitKit", "TacitTesting"]),
         .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
         .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto", "TacitProvidersDev"]),

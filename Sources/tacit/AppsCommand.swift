@@ -43,7 +43,7 @@ enum AppsCommand {
         let store: [String] = KeysCommand.storeFlags.sorted().flatMap { flag in parsed.value(flag).map { ["--\(flag)", $0] } ?? [] }
         do {
             let configuration = try KeysCommand.configuration(store)
-            let database = try SQLiteVerificationStore(path: configuration.databasePath)
+            let database = try StoreFactory.open(configuration)
             let manager = try await ApplicationManager.open(store: database)
             switch action {
             case "create": return try await create(manager, parsed)

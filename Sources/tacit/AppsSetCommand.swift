@@ -7,7 +7,7 @@ import TacitStoreSQLite
 /// Only a signature secret needs the key ring, loaded as `tacit keys reseal` loads it.
 enum AppsSetCommand {
     static func run(_ manager: ApplicationManager, id: String, _ parsed: Arguments, configuration: ServerConfiguration,
-                    store: SQLiteVerificationStore) async throws -> Int32 {
+                    store: any VerificationStore) async throws -> Int32 {
         var change = ApplicationChange()
         change.brand = parsed.value("brand")
         change.codeLength = try parsed.value("code-length").map { try integer($0, flag: "code-length") }

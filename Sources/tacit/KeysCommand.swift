@@ -68,15 +68,11 @@ enum KeysCommand {
 
     /// The store settings, as `tacit serve` reads them.
     static func configuration(_ storeFlags: [String]) throws -> ServerConfiguration {
-        let configuration = try ServerSettings.configuration(storeFlags)
-        guard configuration.databaseURL == nil else {
-            throw Arguments.UsageError(message: "--database-url: the PostgreSQL store is not available in this build; use --db")
-        }
-        return configuration
+        try ServerSettings.configuration(storeFlags)
     }
 
     private static func open(_ storeFlags: [String]) async throws -> KeyManager {
-        try await KeyManager.open(store: try SQLiteVerificationStore(path: try configuration(storeFlags).databasePath))
+        try await KeyManager.open(store: try StoreFactory.open(try configuration(storeFlags)))
     }
 
     private static func create(_ manager: KeyManager, name: String, scopes: String?, application: String?) async throws -> Int32 {

@@ -5,6 +5,9 @@ import TacitStoreSQLite
 /// then forgets the older keys' fingerprints so a start without them is allowed.
 enum KeysResealCommand {
     static func run(_ configuration: ServerConfiguration) async throws -> Int32 {
+        guard configuration.databaseURL == nil else {
+            throw Arguments.UsageError(message: "reseal works on a SQLite database only so far; use --db")
+        }
         let store = try SQLiteVerificationStore(path: configuration.databasePath)
         try await store.migrate()
         // Like a production start: refused when the database holds data no given key opens.

@@ -2,7 +2,6 @@ import Foundation
 import TacitCore
 import TacitProvidersDev
 import TacitServer
-import TacitStoreSQLite
 
 /// `tacit serve`: runs the server until SIGINT or SIGTERM.
 enum ServeCommand {
@@ -29,7 +28,8 @@ enum ServeCommand {
           --host HOST           address to listen on (default 127.0.0.1)
           --port PORT           port (default 8080; 0 picks a free one)
           --db PATH             SQLite file (default ./tacit.db)
-          --database-url URL    postgres://… (not available yet)
+          --database-url URL    postgres://USER@HOST:PORT/DB: PostgreSQL instead of SQLite,
+                                for several instances on one database (see docs/postgres.md)
           --config FILE         a file of KEY=VALUE lines using the TACIT_* names
           --public-url URL      the URL devices reach this server at
           --operator-latency MS latency the virtual operator adds per hop (default 0)
@@ -53,10 +53,6 @@ enum ServeCommand {
         } catch {
             return CLI.usageError("\(error)", usage: usage)
         }
-        if configuration.databaseURL != nil {
-            CLI.printError("tacit: --database-url: the PostgreSQL store is not available in this build; use --db")
-            return 2
-        }
         // Provider settings are checked before anything is opened or created.
         var dependencies = TacitApplication.Dependencies()
         do {
@@ -68,7 +64,7 @@ enum ServeCommand {
         }
         ServeProviders.warnings(configuration).forEach(CLI.printError)
         do {
-            let store = try SQLiteVerificationStore(path: configuration.databasePath)
+            let store = try StoreFactory.open(configuration)
             DevProviders.wire(into: &dependencies, configuration: configuration)
             let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -25,6 +25,9 @@ enum ServerSettings {
         }
         if let db = setting("db") { configuration.databasePath = db }
         configuration.databaseURL = setting("database-url")
+        if let url = configuration.databaseURL, !StoreFactory.isPostgresURL(url) {
+            throw Arguments.UsageError(message: "--database-url must be postgres://USER@HOST:PORT/DATABASE")
+        }
         configuration.secret = setting("secret")
         applyKeys(&configuration, setting)
         configuration.publicURL = setting("public-url")

@@ -1,15 +1,18 @@
 import Foundation
 import Testing
 import TacitStore
+import TacitStorePostgres
 import TacitStoreSQLite
 import TacitTesting
 
-/// The key and rate-limit contract, run against the SQLite store and the in-memory one.
+/// The key and rate-limit contract, run against the SQLite, PostgreSQL and in-memory stores.
 @Suite("Key and rate-limit stores")
 struct SecurityStoreContractTests {
     enum Backend: String, CaseIterable, CustomTestStringConvertible {
-        case sqlite, memory
+        case sqlite, memory, postgres
         var testDescription: String { rawValue }
+        /// PostgreSQL is left out only when `TACIT_TEST_POSTGRES=off` says so.
+        static var allCases: [Backend] { PostgresCluster.enabled ? [.sqlite, .memory, .postgres] : [.sqlite, .memory] }
     }
 
     /// The store, and the temporary directory that must outlive it.
@@ -21,6 +24,8 @@ struct SecurityStoreContractTests {
             let store = try SQLiteVerificationStore(path: directory.path)
             try await store.migrate()
             return (store, directory)
+        case .postgres:
+            return (try await PostgresCluster.makeStore().store, nil)
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TacitCore
 import TacitStore
+import TacitStorePostgres
 import TacitStoreSQLite
 import TacitTesting
 
@@ -9,8 +10,10 @@ import TacitTesting
 @Suite("Store contract")
 struct StoreContractTests {
     enum Kind: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case memory, sqlite
+        case memory, sqlite, postgres
         var testDescription: String { rawValue }
+        /// PostgreSQL is left out only when `TACIT_TEST_POSTGRES=off` says so.
+        static var allCases: [Kind] { PostgresCluster.enabled ? [.memory, .sqlite, .postgres] : [.memory, .sqlite] }
     }
 
     struct Protection: FieldProtection {
@@ -29,6 +32,10 @@ struct StoreContractTests {
             try await store.migrate()
             store.protect(with: Protection())
             return (store, path)
+        case .postgres:
+            let store = try await PostgresCluster.makeStore().store
+            store.protect(with: Protection())
+            return (store, nil)
         }
     }
 

@@ -1,0 +1,148 @@
+import Foundation
+import CPostgres
+
+/// One libpq connection. Every call blocks, so the pool runs them on the connection's
+/// own serial queue, never on Swift's cooperative threads. Statements are prepared on
+/// first use and kept by their text, so each runs as `PQexecPrepared` from then on.
+/// A broken connection is opened again on its next use; the statements go with it.
+// @unchecked Sendable: the pool hands a connection to one body at a time, on its queue.
+public final class PostgresConnection: @unchecked Sendable {
+    private let conninfo: String
+    private var handle: OpaquePointer?
+    private var prepared: [String: String] = [:]
+
+    init(conninfo: String) {
+        self.conninfo = conninfo
+    }
+
+    deinit {
+        if let handle { PQfinish(handle) }
+    }
+
+    /// Opens the connection unless it is open and healthy.
+    func open() throws {
+        if let handle, PQstatus(handle) == CONNECTION_OK { return }
+        if let handle { PQfinish(handle) }
+        handle = nil
+        prepared = [:]
+        guard let opened = PQconnectdb(conninfo) else { throw PostgresError(sqlState: "connection", message: "out of memory") }
+        guard PQstatus(opened) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(opened)).trimmingSuffix()
+            PQfinish(opened)
+            throw PostgresError(sqlState: "connection", message: message)
+        }
+        // Notices (a CREATE … IF NOT EXISTS that found the table) would go to stderr.
+        PQsetNoticeProcessor(opened, { _, _ in }, nil)
+        handle = opened
+    }
+
+    /// The rows a statement returns.
+    @discardableResult
+    public func query(_ query: PostgresQuery) throws -> [PostgresRow] {
+        try run(query).rows
+    }
+
+    /// Runs a statement; returns how many rows it changed.
+    @discardableResult
+    public func execute(_ query: PostgresQuery) throws -> Int {
+        try run(query).affected
+    }
+
+    /// Runs a fixed script of `;`-separated statements with no values in it: migrations
+    /// and transaction control, never anything built from input.
+    public func script(_ sql: String) throws {
+        let handle = try connected()
+        let result = PQexec(handle, sql)
+        defer { PQclear(result) }
+        _ = try Self.check(result, handle)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try script("BEGIN")
+        do {
+            let value = try body()
+            try script("COMMIT")
+            return value
+        } catch {
+            try? script("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func connected() throws -> OpaquePointer {
+        guard let handle else { throw PostgresError(sqlState: "connection", message: "the connection is not open") }
+        return handle
+    }
+
+    private func run(_ query: PostgresQuery) throws -> (rows: [PostgresRow], affected: Int) {
+        let handle = try connected()
+        let (text, parameters) = query.rendered
+        let name = try statement(text, parameterCount: parameters.count, handle)
+        let strings: [UnsafeMutablePointer<CChar>?] = parameters.map { value in
+            if case .text(let string) = value { return strdup(string) }
+            return nil
+        }
+        defer { strings.forEach { free($0) } }
+        let values = strings.map { UnsafePointer($0) }
+        let result = PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+        defer { PQclear(result) }
+        return try Self.check(result, handle)
+    }
+
+    /// The name `text` is prepared under on this connection, preparing it the first time.
+    private func statement(_ text: String, parameterCount: Int, _ handle: OpaquePointer) throws -> String {
+        if let name = prepared[text] { return name }
+        let name = "tacit_\(prepared.count)"
+        let result = PQprepare(handle, name, text, Int32(parameterCount), nil)
+        defer { PQclear(result) }
+        _ = try Self.check(result, handle)
+        prepared[text] = name
+        return name
+    }
+
+    /// The rows and changed-row count of a result, or its error.
+    private static func check(_ result: OpaquePointer?, _ handle: OpaquePointer) throws -> (rows: [PostgresRow], affected: Int) {
+        guard let result else {
+            throw PostgresError(sqlState: "connection", message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK:
+            return ([], Int(String(cString: PQcmdTuples(result))) ?? 0)
+        case PGRES_TUPLES_OK:
+            return (rows(result), Int(String(cString: PQcmdTuples(result))) ?? 0)
+        default:
+            throw error(result, handle)
+        }
+    }
+
+    private static func rows(_ result: OpaquePointer) -> [PostgresRow] {
+        let fieldCount = PQnfields(result), rowCount = PQntuples(result)
+        var columns: [String: Int] = [:]
+        for field in 0..<fieldCount { columns[String(cString: PQfname(result, field))] = Int(field) }
+        return (0..<rowCount).map { row in
+            PostgresRow(columns: columns, values: (0..<fieldCount).map { field in
+                PQgetisnull(result, row, field) == 1 ? nil : String(cString: PQgetvalue(result, row, field))
+            })
+        }
+    }
+
+    private static func error(_ result: OpaquePointer, _ handle: OpaquePointer) -> PostgresError {
+        func field(_ code: Character) -> String? {
+            PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
+        }
+        guard let state = field("C") else {
+            return PostgresError(sqlState: "connection", message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
+        }
+        // The primary message only: the detail can quote a row's values.
+        return PostgresError(sqlState: state, constraint: field("n"), message: field("M") ?? "error")
+    }
+}
+
+extension String {
+    func trimmingSuffix() -> String {
+        var text = self
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import TacitCore
+import TacitStore
+
+/// Updates are compare-and-set on the row's version: the row is read, `body` runs on the
+/// caller's side, and the write lands only if the version is still the one read, in the
+/// same transaction as the change's events, outbox rows and sends. Several instances may
+/// change one verification at once; of fifty parallel right codes, one finds its version
+/// still there and the others read again and see the verification completed.
+///
+/// After `optimisticAttempts` lost races the change runs on the row under its lock
+/// (`SELECT … FOR UPDATE`), so a contended verification still makes progress.
+extension PostgresVerificationStore {
+    static let optimisticAttempts = 3
+
+    /// A change ready to write, and what the caller gets back.
+    struct PreparedChange<T: Sendable>: Sendable {
+        let id: String
+        let at: Date
+        let written: [TimelineEvent]
+        let outbox: [OutboxMessage]
+        let sends: [QueuedSend]
+        let sendsDone: [String]
+        let result: StoreUpdateResult<T>
+    }
+
+    public func update<T: Sendable>(
+        id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
+    ) async throws -> StoreUpdateResult<T>? {
+        let fields = try protection()
+        for _ in 0..<Self.optimisticAttempts {
+            guard let stored = try await read({ db in try Self.stored(id, db, fields, lock: false) }) else { return nil }
+            let change = try Self.prepare(stored.verification, id: id, at: at, body)
+            if try await write({ db in try Self.write(change, db, over: stored.version) }) { return change.result }
+        }
+        return try await write { db in
+            guard let stored = try Self.stored(id, db, fields, lock: true) else { return nil }
+            let change = try Self.prepare(stored.verification, id: id, at: at, body)
+            guard try Self.write(change, db, over: stored.version) else { throw StoreError.backend("a locked row changed") }
+            return change.result
+        }
+    }
+
+    static func prepare<T: Sendable>(
+        _ verification: Verification, id: String, at: Date, _ body: (inout Verification) throws -> StoreChange<T>
+    ) throws -> PreparedChange<T> {
+        var verification = verification
+        let change = try body(&verification)
+        let written = verification.record(change.events, at: at)
+        return PreparedChange(id: id, at: at, written: written, outbox: change.outbox, sends: change.sends, sendsDone: change.sendsDone,
+                              result: StoreUpdateResult(result: change.result, verification: verification, events: written))
+    }
+
+    /// Writes `change` if the row is still at `version`; false when another write got there
+    /// first (nothing is written then). The version moves on with every write.
+    static func write<T>(_ change: PreparedChange<T>, _ db: PostgresConnection, over version: Int) throws -> Bool {
+        let v = change.result.verification
+        let updated = try db.execute("""
+            UPDATE verifications SET status = \(v.status.rawValue), deadline = \(v.deadline?.timeIntervalSince1970),
+                finished_at = \(finishedAt(v, at: change.at)), updated_at = \(change.at.timeIntervalSince1970),
+                last_seq = \(v.lastSeq), record = \(VerificationRecord.encode(v)), version = version + 1
+            WHERE id = \(change.id) AND version = \(version)
+            """)
+        guard updated == 1 else { return false }
+        try append(change.written, db)
+        try append(change.outbox, db)
+        try append(change.sends, db)
+        if !change.sendsDone.isEmpty {
+            try db.execute("DELETE FROM send_outbox WHERE id = ANY(\(array: change.sendsDone))")
+        }
+        return true
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+import TacitCore
+import TacitStore
+
+/// The store for several instances: every table in one PostgreSQL database, reached
+/// through a small pool whose libpq calls run on threads of their own. Whatever the
+/// SQLite store guarantees through its single writer, this one guarantees through the
+/// database: a unique partial index for one pending verification per number, a version
+/// column for every update's compare-and-set, `FOR UPDATE SKIP LOCKED` for claims, and
+/// upserts for the replay cache and the counters.
+public final class PostgresVerificationStore: VerificationStore {
+    let pool: PostgresPool
+    private let fields = Mutex<(any FieldProtection)?>(nil)
+
+    /// `url` is `postgres://USER@HOST:PORT/DATABASE` (any form libpq reads). Nothing
+    /// connects until the first call.
+    public init(url: String, poolSize: Int = 4) {
+        pool = PostgresPool(conninfo: url, size: poolSize)
+    }
+
+    public func protect(with fields: any FieldProtection) { self.fields.withLock { $0 = fields } }
+
+    func protection() throws -> any FieldProtection {
+        guard let fields = fields.withLock({ $0 }) else { throw StoreError.backend("field protection is not configured") }
+        return fields
+    }
+
+    public func migrate() async throws {
+        try await read { db in _ = try PostgresSchema.migrator.migrate(db) }
+    }
+
+    /// Runs `body` on a connection, outside a transaction (one statement, or reads).
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        do { return try await pool.withConnection(body) } catch let error as PostgresError { throw StoreError(error) }
+    }
+
+    /// Runs `body` in one transaction.
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        do { return try await pool.transaction(body) } catch let error as PostgresError { throw StoreError(error) }
+    }
+
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,
+                       idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
+        let fields = try protection()
+        let indexes = try fields.indexes(verification.phoneNumber)
+        let sealed = try fields.seal(Array(verification.phoneNumber.utf8))
+        var stored = verification
+        let recorded = stored.record(events, at: at)
+        let record = VerificationRecord.encode(stored)
+        try await write { [stored] db in
+            if let idempotency { try Self.claim(idempotency, db) }
+            // A row indexed under an older key (until resealed) counts as well: the unique
+            // index sees only the newest key's index, so the statement checks every one, and
+            // the index settles two inserts racing past that check.
+            let inserted: Int
+            do {
+                inserted = try db.execute("""
+                    INSERT INTO verifications (id, application_id, face, phone_index, phone_sealed, status, deadline, created_at,
+                                               updated_at, finished_at, last_seq, version, record)
+                    SELECT \(stored.id), \(stored.applicationId), \(stored.face), \(indexes[0]), \(sealed), \(stored.status.rawValue),
+                           \(stored.deadline?.timeIntervalSince1970)::double precision, \(stored.createdAt.timeIntervalSince1970),
+                           \(at.timeIntervalSince1970), \(Self.finishedAt(stored, at: at))::double precision, \(stored.lastSeq), 1, \(record)
+                    WHERE \(stored.status.rawValue)::text <> 'pending' OR NOT EXISTS (
+                        SELECT 1 FROM verifications WHERE application_id = \(stored.applicationId)
+                            AND phone_index = ANY(\(array: indexes)) AND status = 'pending')
+                    """)
+            } catch let error as PostgresError where error.isUniqueViolation && error.constraint == "verifications_one_pending_per_number" {
+                throw StoreError.concurrentVerification
+            }
+            guard inserted == 1 else { throw StoreError.concurrentVerification }
+            try Self.append(recorded, db)
+            try Self.append(outbox, db)
+            try Self.append(sends, db)
+        }
+        return recorded
+    }
+
+    /// Takes the idempotency key first in the create's transaction: a second request with
+    /// the key waits on the row, then finds it taken, whichever instance it reached.
+    static func claim(_ idempotency: IdempotencyRecord, _ db: PostgresConnection) throws {
+        do {
+            try db.execute("""
+                INSERT INTO idempotency (key, application_id, request_hash, status, body, created_at)
+                VALUES (\(idempotency.key), \(idempotency.applicationId), \(idempotency.requestHash), 0, \([UInt8]()),
+                        \(idempotency.createdAt.timeIntervalSince1970))
+                """)
+        } catch let error as PostgresError where error.isUniqueViolation {
+            throw StoreError.idempotencyKeyReused
+        }
+    }
+
+    public func verification(id: String) async throws -> Verification? {
+        let fields = try protection()
+        return try await read { db in try Self.stored(id, db, fields, lock: false)?.verification }
+    }
+
+    public func owner(ofVerification id: String) async throws -> String? {
+        try await read { db in try db.query("SELECT application_id FROM verifications WHERE id = \(id)").first?.string("application_id") }
+    }
+
+    public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
+        let rows = try await read { db in
+            try db.query("SELECT body FROM events WHERE verification_id = \(id) AND seq > \(after) ORDER BY seq LIMIT \(limit)")
+        }
+        let decoder = JSONDecoder()
+        return try rows.map { try decoder.decode(TimelineEvent.self, from: Data(try $0.bytes("body"))) }
+    }
+
+    public func deadlines(limit: Int) async throws -> [Deadline] {
+        let rows = try await read { db in
+            try db.query("""
+                SELECT id, deadline FROM verifications WHERE status = 'pending' AND deadline IS NOT NULL ORDER BY deadline LIMIT \(limit)
+                """)
+        }
+        return try rows.map { Deadline(id: try $0.string("id"), at: try $0.date("deadline")) }
+    }
+
+    public func pendingCount() async throws -> Int {
+        try await read { db in try db.query("SELECT count(*) AS n FROM verifications WHERE status = 'pending'").first?.int("n") ?? 0 }
+    }
+
+    static func append(_ events: [TimelineEvent], _ db: PostgresConnection) throws {
+        for event in events {
+            try db.execute("INSERT INTO events (verification_id, seq, body) VALUES (\(event.requestId), \(event.seq), \(event.jsonBytes))")
+        }
+    }
+
+    /// When `verification`, as written at `at`, finished; nil while it is pending.
+    static func finishedAt(_ verification: Verification, at: Date) -> Double? {
+        verification.status == .pending ? nil : (verification.endedAt ?? at).timeIntervalSince1970
+    }
+}

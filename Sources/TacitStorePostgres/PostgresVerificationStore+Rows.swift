@@ -5,10 +5,12 @@ import TacitStore
 extension PostgresVerificationStore {
     /// The row for `id` with the version an update is confirmed against; `lock` takes the
     /// row's lock for the rest of the transaction.
-    static func stored(_ id: String, _ db: PostgresConnection, _ fields: any FieldProtection, lock: Bool) throws
+    /// The row of `id`, nil when there is none or it belongs to another application than
+    /// `scope` (see `StoreScope`): one query either way.
+    static func stored(_ id: String, _ db: PostgresConnection, _ fields: any FieldProtection, lock: Bool, visibleTo scope: String?) throws
         -> (version: Int, verification: Verification)? {
-        let rows = lock ? try db.query("SELECT * FROM verifications WHERE id = \(id) FOR UPDATE")
-                        : try db.query("SELECT * FROM verifications WHERE id = \(id)")
+        let rows = lock ? try db.query("SELECT * FROM verifications WHERE id = \(id) AND (\(scope)::text IS NULL OR application_id = \(scope)) FOR UPDATE")
+                        : try db.query("SELECT * FROM verifications WHERE id = \(id) AND (\(scope)::text IS NULL OR application_id = \(scope))")
         guard let row = rows.first else { return nil }
         return (try row.int("version"), try verification(row, fields))
     }

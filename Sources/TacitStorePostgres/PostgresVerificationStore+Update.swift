@@ -28,13 +28,14 @@ extension PostgresVerificationStore {
         id: String, at: Date, _ body: @escaping @Sendable (inout Verification) throws -> StoreChange<T>
     ) async throws -> StoreUpdateResult<T>? {
         let fields = try protection()
+        let scope = StoreScope.application
         for _ in 0..<Self.optimisticAttempts {
-            guard let stored = try await read({ db in try Self.stored(id, db, fields, lock: false) }) else { return nil }
+            guard let stored = try await read({ db in try Self.stored(id, db, fields, lock: false, visibleTo: scope) }) else { return nil }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
             if try await write({ db in try Self.write(change, db, over: stored.version) }) { return change.result }
         }
         return try await write { db in
-            guard let stored = try Self.stored(id, db, fields, lock: true) else { return nil }
+            guard let stored = try Self.stored(id, db, fields, lock: true, visibleTo: scope) else { return nil }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
             guard try Self.write(change, db, over: stored.version) else { throw StoreError.backend("a locked row changed") }
             return change.result

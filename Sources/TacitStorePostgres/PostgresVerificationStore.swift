@@ -92,16 +92,18 @@ public final class PostgresVerificationStore: VerificationStore {
 
     public func verification(id: String) async throws -> Verification? {
         let fields = try protection()
-        return try await read { db in try Self.stored(id, db, fields, lock: false)?.verification }
-    }
-
-    public func owner(ofVerification id: String) async throws -> String? {
-        try await read { db in try db.query("SELECT application_id FROM verifications WHERE id = \(id)").first?.string("application_id") }
+        let scope = StoreScope.application
+        return try await read { db in try Self.stored(id, db, fields, lock: false, visibleTo: scope)?.verification }
     }
 
     public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
+        let scope = StoreScope.application
         let rows = try await read { db in
-            try db.query("SELECT body FROM events WHERE verification_id = \(id) AND seq > \(after) ORDER BY seq LIMIT \(limit)")
+            try db.query("""
+                SELECT body FROM events WHERE verification_id = \(id) AND seq > \(after)
+                    AND EXISTS (SELECT 1 FROM verifications WHERE id = \(id) AND (\(scope)::text IS NULL OR application_id = \(scope)))
+                ORDER BY seq LIMIT \(limit)
+                """)
         }
         let decoder = JSONDecoder()
         return try rows.map { try decoder.decode(TimelineEvent.self, from: Data(try $0.bytes("body"))) }

@@ -16,8 +16,8 @@ struct PostgresServeTests {
         let config = directory.appendingPathComponent("tacit.conf")
         try "TACIT_SEND_WAIT_MS=10000\n".write(to: config, atomically: true, encoding: .utf8)
         let flags = ["--database-url", url, "--secret", "pg-serve-test-secret", "--config", config.path]
-        async let starting = TimelineCLITests.offPool { try TimelineCLITests.serve(directory, flags: flags) }
-        async let startingToo = TimelineCLITests.offPool { try TimelineCLITests.serve(directory, flags: flags) }
+        async let starting = TimelineCLITests.serve(directory, flags: flags)
+        async let startingToo = TimelineCLITests.serve(directory, flags: flags)
         let ((first, base), (second, other)) = try await (starting, startingToo)
         defer { first.terminate(); second.terminate() }
 
@@ -46,10 +46,13 @@ struct PostgresServeTests {
 
         first.terminate()
         second.terminate()
-        first.waitUntilExit()
-        second.waitUntilExit()
+        let outputs = try await offThePool { () -> [Data] in
+            let outputs = [first, second].flatMap { [$0.standardOutput!, $0.standardError!].map { $0.fileHandleForReading.readDataToEndOfFile() } }
+            first.waitUntilExit()
+            second.waitUntilExit()
+            return outputs
+        }
         #expect(first.terminationStatus == 0 && second.terminationStatus == 0)
-        let outputs = [first, second].flatMap { [$0.standardOutput!, $0.standardError!].map { $0.fileHandleForReading.readDataToEndOfFile() } }
         for secret in [number, String(number.dropFirst()), code] {
             #expect(outputs.allSatisfy { $0.range(of: Data(secret.utf8)) == nil })
         }
@@ -60,8 +63,8 @@ struct PostgresServeTests {
 @Suite("tacit apps and keys on PostgreSQL (the built binary)", .enabled(if: PostgresCluster.enabled))
 struct PostgresCommandTests {
     @Test("a --database-url that is not postgres:// is a usage error, exit 2")
-    func wrongScheme() throws {
-        let run = try KeyFixtures.tacit(["serve", "--port", "0", "--database-url", "mysql://root@127.0.0.1/tacit"])
+    func wrongScheme() async throws {
+        let run = try await KeyFixtures.tacit(["serve", "--port", "0", "--database-url", "mysql://root@127.0.0.1/tacit"])
         #expect(run.status == 2)
         #expect(run.err.contains("--database-url must be postgres://"))
     }
@@ -70,13 +73,13 @@ struct PostgresCommandTests {
     func appsAndKeys() async throws {
         let url = try await PostgresCluster.shared().makeDatabase()
         let store = ["--database-url", url, "--secret", "pg-commands-test-secret"]
-        let created = try KeyFixtures.tacit(["apps", "create", "--name", "Shop", "--json"] + store)
+        let created = try await KeyFixtures.tacit(["apps", "create", "--name", "Shop", "--json"] + store)
         #expect(created.status == 0, "\(created.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(created.out.utf8)) as? [String: Any])
         let id = try #require(object["id"] as? String), apiKey = try #require(object["api_key"] as? String)
-        let key = try KeyFixtures.tacit(["keys", "create", "--app", id, "--name", "ci"] + store)
+        let key = try await KeyFixtures.tacit(["keys", "create", "--app", id, "--name", "ci"] + store)
         #expect(key.status == 0, "\(key.err)")
-        let listed = try KeyFixtures.tacit(["apps", "list"] + store)
+        let listed = try await KeyFixtures.tacit(["apps", "list"] + store)
         #expect(listed.status == 0)
         #expect(listed.out.split(separator: "\n").contains { $0.hasPrefix(id + "\tShop\t") })
         #expect(!listed.out.contains(apiKey) && !listed.err.contains(apiKey))

@@ -23,7 +23,8 @@ def open_check_url(url, source=CELLULAR, method="GET", hops=10):
         connection.close()
         if reply.status in (301, 302, 303, 307, 308) and location:
             url = urllib.parse.urljoin(url, location)
-            method = "GET" if reply.status == 303 else method
+            # As browsers and URLSession do: only 307 and 308 repeat the method.
+            method = method if reply.status in (307, 308) else "GET"
             continue
         try:
             return reply.status, json.loads(raw)

@@ -49,9 +49,11 @@ struct SilentProviderRouterTests {
         let answer = await try Self.router([first, second]).begin(Self.request())
         guard case .issuedAtProvider(let challenge, let events) = answer else { Issue.record("not issued: \(answer)"); return }
         #expect(challenge.provider == "twilio")
-        #expect(events.map(\.label) == ["provider:failed_over", "provider:challenge_issued"])
-        #expect(events[0].data["provider"] == .text("truid") && events[0].data["reason"] == .text("no_coverage"))
-        #expect(events[0].data["next_provider"] == .text("twilio") && events[1].data["provider"] == .text("twilio"))
+        #expect(events.map(\.label) == ["silent_auth:coverage_checked", "provider:failed_over",
+                                        "silent_auth:coverage_checked", "provider:challenge_issued"])
+        #expect(events.map { $0.data["provider"] } == [.text("truid"), .text("truid"), .text("twilio"), .text("twilio")])
+        #expect(events[0].data["covered"] == .bool(false) && events[2].data["covered"] == .bool(true))
+        #expect(events[1].data["reason"] == .text("no_coverage") && events[1].data["next_provider"] == .text("twilio"))
     }
 
     @Test("when no provider covers the number the step fails as no coverage, after asking each once")
@@ -60,7 +62,7 @@ struct SilentProviderRouterTests {
         let answer = await try Self.router([first, second]).begin(Self.request())
         guard case .failed(let failure, let events) = answer else { Issue.record("issued"); return }
         #expect(failure == .unavailable)
-        #expect(events.map(\.label) == ["provider:failed_over", "provider:failed"])
+        #expect(events.map(\.label) == ["silent_auth:coverage_checked", "provider:failed_over", "provider:failed"])
         #expect(first.count == 1 && second.count == 1)
     }
 

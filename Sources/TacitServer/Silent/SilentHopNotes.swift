@@ -6,6 +6,14 @@ import TacitCore
 /// when Tacit asked it for the verdict. Built from names and typed reasons only, so no
 /// number, code or token can reach them.
 enum SilentHopNotes {
+    static func coverage(_ provider: String, covered: Bool) -> EventDraft {
+        EventDraft("silent_auth:coverage_checked", channel: .silentAuth, source: .provider, outcome: covered ? .success : .failure,
+                   note: covered
+                       ? "\(provider) can check this number's SIM over its mobile network."
+                       : "\(provider) can't check this number's SIM: its mobile network is not one \(provider) reaches.",
+                   data: ["provider": .text(provider), "covered": .bool(covered)])
+    }
+
     static func issued(_ provider: String) -> EventDraft {
         EventDraft("provider:challenge_issued", channel: .silentAuth, source: .provider, outcome: .success,
                    note: "\(provider) covers this number and issued a silent check for the device to open over its mobile data connection.",

@@ -72,10 +72,12 @@ public struct SilentProviderRouter: SilentAuthProvider {
             switch answer {
             case .issued(_, let hops), .issuedAtProvider(_, let hops):
                 circuit?.record(nil, after: admission)
-                return Self.adding(events + hops + [SilentHopNotes.issued(routed.name)], to: answer)
+                let issued = [SilentHopNotes.coverage(routed.name, covered: true), SilentHopNotes.issued(routed.name)]
+                return Self.adding(events + hops + issued, to: answer)
             case .failed(let failure, let hops):
                 circuit?.record(failure.isOutage ? .transient : nil, after: admission)
-                events += hops + [SilentHopNotes.fellThrough(routed.name, failure: failure, next: next)]
+                let coverage = failure == .noCoverage ? [SilentHopNotes.coverage(routed.name, covered: false)] : []
+                events += hops + coverage + [SilentHopNotes.fellThrough(routed.name, failure: failure, next: next)]
                 last = failure
                 guard failure.fallsThrough else { return .failed(failure, events: events) }
             }

@@ -85,11 +85,6 @@ public struct SilentProviderRouter: SilentAuthProvider {
         return .failed(last, events: events)
     }
 
-    /// The checker of the provider named `name`, for completing a step it issued.
-    public func check(named name: String) -> (any SilentProviderCheck)? {
-        providers.first { $0.name == name }?.check
-    }
-
     private static func adding(_ events: [EventDraft], to answer: SilentBeginResult) -> SilentBeginResult {
         switch answer {
         case .issued(let url, _): .issued(checkURL: url, events: events)

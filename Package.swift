@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "TacitProvidersTwilio", dependencies: ["TacitCore", "TacitServer"]),
         // Vonage's SMS API behind the server's sender port.
         .target(name: "TacitProvidersVonage", dependencies: ["TacitCore", "TacitCrypto", "TacitServer"]),
+        // tru.ID SubscriberCheck behind the server's silent-auth ports.
+        .target(name: "TacitProvidersTruID", dependencies: ["TacitCore", "TacitServer"]),
         // SMPP 3.4 to any SMSC over POSIX sockets: one long-lived transceiver session.
         .target(name: "TacitProvidersSMPP", dependencies: ["TacitCore", "TacitServer"]),
         .target(name: "TacitKit", dependencies: [.target(name: "CSSL", condition: .when(platforms: [.linux]))]),
@@ -55,7 +57,7 @@ let package = Package(
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP"],
+            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
@@ -90,6 +92,7 @@ let package = Package(
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
         .testTarget(name: "TacitProvidersTwilioTests", dependencies: ["TacitProvidersTwilio", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersVonageTests", dependencies: ["TacitProvidersVonage", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
+        .testTarget(name: "TacitProvidersTruIDTests", dependencies: ["TacitProvidersTruID", "TacitServer", "TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersSMPPTests", dependencies: ["TacitProvidersSMPP", "TacitServer", "TacitCore", "TacitStore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersDevTests", dependencies: ["TacitProvidersDev", "TacitServer", "TacitOperator", "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),
     ],

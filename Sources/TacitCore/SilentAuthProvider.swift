@@ -38,6 +38,9 @@ public struct SilentCheckRequest: Sendable, Equatable {
 public enum SilentBeginResult: Sendable, Equatable {
     /// The device must GET `checkURL` over cellular.
     case issued(checkURL: String, events: [EventDraft])
+    /// The device must open the provider's own check URL; the step completes only when
+    /// Tacit asks the provider about the challenge's reference.
+    case issuedAtProvider(SilentChallenge, events: [EventDraft])
     /// The step can't run: no coverage, carrier error, or no provider at all.
     case failed(SilentFailure, events: [EventDraft])
 }

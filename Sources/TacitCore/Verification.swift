@@ -26,6 +26,9 @@ public struct Verification: Sendable, Equatable {
     public var applicationId: String = Verification.defaultApplication
     /// The API that started it (`v1`, or a drop-in face such as `vonage` or `twilio`).
     public var face: String = Verification.v1Face
+    /// The provider's check for a silent step whose device ends at the provider; only
+    /// the machine sets it (for the active silent step); stores keep it as it is.
+    public var silentCheck: SilentCheckReference?
 
     /// The application that keys made before applications existed belong to.
     public static let defaultApplication = "default"

@@ -15,3 +15,12 @@ public enum TwilioProvider {
         return RoutedProvider(name: name, channels: twilio.channels, sender: TwilioSender(settings: twilio, http: http))
     }
 }
+
+extension TwilioProvider {
+    /// Verify SNA as a routed silent provider; nil without `TACIT_TWILIO_VERIFY_SERVICE_SID`.
+    public static func silent(_ settings: ProviderSettings, http: any OutboundHTTPClient) throws(ProviderSetupError) -> RoutedSilentProvider? {
+        guard let verify = try TwilioVerifySettings(settings) else { return nil }
+        let sna = TwilioSNA(settings: verify, http: http)
+        return RoutedSilentProvider(name: name, provider: sna, check: sna)
+    }
+}

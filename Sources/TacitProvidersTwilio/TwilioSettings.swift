@@ -46,6 +46,8 @@ public struct TwilioSettings: Sendable, Equatable {
         let from = settings.value(Self.fromSetting)
         let service = settings.value(Self.messagingServiceSetting)
         guard sid != nil || from != nil || service != nil else { return nil }
+        // An account that only does Silent Network Auth through Verify sends no messages.
+        if from == nil, service == nil, settings.value(TwilioVerifySettings.serviceSidSetting) != nil { return nil }
         guard let sid else { throw .missing(Self.accountSidSetting, for: "twilio") }
         guard sid.hasPrefix("AC"), sid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
             throw ProviderSetupError(setting: Self.accountSidSetting, problem: "must be an account SID (AC followed by letters and digits)")

@@ -46,8 +46,9 @@ extension TacitApplication {
     func makeRoutes(_ engine: Engine, secrets: ServerSecrets) -> RouteTable {
         let runner = engine.runner
         var router = RouteTable(metrics: engine.metrics, gate: engine.security.gate)
+        let checks = dependencies.silentProviderChecks
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
-                           allowVirtualRange: configuration.dev).register(&router)
+                           allowVirtualRange: configuration.dev, providerChecks: { checks[$0] }).register(&router)
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub,
                        deviceEvents: engine.security.deviceEventGuard(limits: configuration.security.timeline, secrets: secrets,
                                                                       clock: dependencies.clock),

@@ -36,6 +36,10 @@ public struct ByteReader {
 
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
 
+    /// True once every byte was read: fields added at a record's end are optional, so a
+    /// record written before them still reads.
+    public var isAtEnd: Bool { offset >= bytes.count }
+
     public mutating func int() throws -> Int { Int(Int64(littleEndian: try fixed())) }
     public mutating func double() throws -> Double { Double(bitPattern: UInt64(littleEndian: try fixed())) }
     public mutating func bool() throws -> Bool {

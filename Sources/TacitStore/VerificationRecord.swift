@@ -53,6 +53,12 @@ public struct VerificationRecord: Sendable {
         w.optional(v.risk.simSwapped) { $0.bool($1) }
         w.data(v.clientTokenHash)
         w.optional(v.endedAt) { $0.double($1.timeIntervalSince1970) }
+        // Added after version 1 was in use: a record that ends before it has none.
+        w.optional(v.silentCheck) { w, check in
+            w.int(check.step)
+            w.string(check.provider)
+            w.string(check.reference)
+        }
         return w.bytes
     }
 
@@ -89,6 +95,11 @@ public struct VerificationRecord: Sendable {
         v.risk = Risk(simSwapped: try r.optional { try $0.bool() })
         v.clientTokenHash = try r.data()
         v.endedAt = try r.optional(date)
+        if !r.isAtEnd {
+            v.silentCheck = try r.optional { r in
+                SilentCheckReference(step: try r.int(), provider: try r.string(), reference: try r.string())
+            }
+        }
         return VerificationRecord(template: v, currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
     }
 }

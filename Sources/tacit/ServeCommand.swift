@@ -55,9 +55,11 @@ enum ServeCommand {
         }
         // Provider settings are checked before anything is opened or created.
         var dependencies = TacitApplication.Dependencies()
+        let silent: SilentProviderRouter?
         do {
             dependencies.sender = try ServeProviders.sender(configuration, http: dependencies.httpClient,
                                                            receiptSources: &dependencies.receiptSources)
+            silent = try ServeProviders.silent(configuration, http: dependencies.httpClient)
         } catch {
             CLI.printError("tacit: \(error)")
             return 2
@@ -66,6 +68,7 @@ enum ServeCommand {
         do {
             let store = try StoreFactory.open(configuration)
             DevProviders.wire(into: &dependencies, configuration: configuration)
+            ServeProviders.wire(silent, into: &dependencies)
             let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await application.run() }

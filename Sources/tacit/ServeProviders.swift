@@ -1,6 +1,7 @@
 import Foundation
 import TacitCore
 import TacitProvidersSMPP
+import TacitProvidersTruID
 import TacitProvidersTwilio
 import TacitProvidersVonage
 import TacitServer
@@ -22,6 +23,31 @@ enum ServeProviders {
         ].compactMap { $0 }
         if let session = smpp?.session { receiptSources.append(session) }
         return try ProviderRouter(providers: providers, routes: try settings.routes(), breaker: try ProviderBreakerSettings(settings))
+    }
+
+    /// The router over every configured silent-auth provider in the table's order (twilio,
+    /// vonage, truid, camara); nil when none is configured, which leaves the silent step to
+    /// the virtual operator in dev and to no one otherwise.
+    static func silent(_ configuration: ServerConfiguration, http: any OutboundHTTPClient) throws(ProviderSetupError) -> SilentProviderRouter? {
+        let settings = configuration.providers
+        let providers = [
+            try TwilioProvider.silent(settings, http: http),
+            try TruIDProvider.routed(settings, http: http),
+        ].compactMap { $0 }
+        let routes = try settings.routes()
+        let named = routes.all.contains { $0.channel == .silentAuth }
+        guard !providers.isEmpty || named else { return nil }
+        return try SilentProviderRouter(providers: providers, routes: routes, breaker: try ProviderBreakerSettings(settings))
+    }
+
+    /// Puts `router` in front of the silent port, with whatever answered for the virtual
+    /// range before it (the virtual operator in dev), and its providers' verdict checks.
+    static func wire(_ router: SilentProviderRouter?, into dependencies: inout TacitApplication.Dependencies) {
+        guard let router else { return }
+        dependencies.silentAuth = router.routing(virtualRange: dependencies.silentAuth)
+        for provider in router.providers {
+            if let check = provider.check { dependencies.silentProviderChecks[provider.name] = check }
+        }
     }
 
     /// Warnings that don't stop the server: a provider that can't send receipts anywhere.

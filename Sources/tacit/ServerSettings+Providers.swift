@@ -22,7 +22,9 @@ extension ServerSettings {
           TACIT_SMPP_HOST, TACIT_SMPP_PORT (default 2775), TACIT_SMPP_SYSTEM_ID, TACIT_SMPP_PASSWORD,
           TACIT_SMPP_SYSTEM_TYPE, TACIT_SMPP_SOURCE_ADDR, TACIT_SMPP_WINDOW (default 10),
           TACIT_SMPP_ENQUIRE_LINK_SECONDS (default 30), TACIT_SMPP_TIMEOUT_SECONDS (default 10);
-          TACIT_ROUTE_SMS, TACIT_ROUTE_VOICE, TACIT_ROUTE_WHATSAPP (providers in failover order,
+          TACIT_TWILIO_VERIFY_SERVICE_SID, TACIT_TWILIO_VERIFY_URL (default https://verify.twilio.com: SNA);
+          TACIT_TRUID_CLIENT_ID, TACIT_TRUID_CLIENT_SECRET, TACIT_TRUID_URL (default https://eu.api.tru.id);
+          TACIT_ROUTE_SMS, TACIT_ROUTE_VOICE, TACIT_ROUTE_WHATSAPP, TACIT_ROUTE_SILENT_AUTH (providers in failover order,
           e.g. twilio,vonage,smpp), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB);
           TACIT_PROVIDER_BREAKER_FAILURES (transient failures in a row that open a provider's
           circuit, default 5), TACIT_PROVIDER_BREAKER_COOLDOWN_SECONDS (before a trial send, default 30).

@@ -13,6 +13,8 @@ struct VerificationRoutes: Sendable {
     let ids: IDGenerator
     let phones: PhoneNumberParser
     let allowVirtualRange: Bool
+    /// The provider to ask about a silent check it issued, by its route name.
+    var providerChecks: @Sendable (String) -> (any SilentProviderCheck)? = { _ in nil }
 
     func register(_ router: inout RouteTable) {
         router.add("POST", "/v1/verifications", .write, reading: readStart, starting: create)
@@ -69,18 +71,28 @@ struct VerificationRoutes: Sendable {
         try request.requireJSON()
         let id = try request.verificationID()
         var json = try JSONRequest(body: request.body)
-        let code = json.string("code", required: true)
+        // Required, but for a silent check that ends at a provider handing the device nothing (Twilio SNA).
+        let code = json.string("code")
         try json.finish()
         let submitted = code ?? ""
         // Validated inside the check's transaction, against the state it changes: no read before it.
-        let result = try await runner.check(id, code: submitted) { verification in
-            try validate(code: submitted, for: verification)
-            return [EventDraft("api:check", channel: verification.activeChannel,
-                               note: "A code was submitted for checking (POST /v1/verifications/{id}/check).",
-                               data: ["code": .code(submitted)])]
+        let result: CheckResult?
+        do {
+            result = try await runner.check(id, code: submitted) { verification in
+                guard code != nil else { throw APIProblem.invalid([InvalidParameter(name: "code", reason: "is required")]) }
+                try validate(code: submitted, for: verification)
+                return [Self.checkEvent(verification.activeChannel, code: submitted)]
+            }
+        } catch let atProvider as CompletesAtProvider {
+            return try await completeAtProvider(id, check: atProvider.check, code: code)
         }
         guard let result else { throw APIProblem.notFound }
         return CheckAnswer(response: Self.response(to: result, id: id), result: result)
+    }
+
+    static func checkEvent(_ channel: Channel?, code: String?) -> EventDraft {
+        EventDraft("api:check", channel: channel, note: "A code was submitted for checking (POST /v1/verifications/{id}/check).",
+                   data: code.map { ["code": .code($0)] } ?? [:])
     }
 
     static func response(to result: CheckResult, id: String) -> HTTPResponse {

@@ -27,7 +27,8 @@ public struct ProviderRouter: MessageSender, MetricsSection {
         self.region = region
         self.circuits = Dictionary(providers.map { ($0.name, ProviderCircuit(provider: $0.name, settings: breaker, clock: clock)) },
                                    uniquingKeysWith: { first, _ in first })
-        for route in routes.all {
+        // Silent routes are the silent router's to check: no messaging provider carries that channel.
+        for route in routes.all where route.channel != .silentAuth {
             for name in route.providers {
                 guard let provider = providers.first(where: { $0.name == name }) else {
                     throw ProviderSetupError(setting: route.setting, problem: "names \(name), which is not configured")

@@ -135,6 +135,8 @@ public final class WorkflowRunner: Sendable {
                 let v = machine.verification
                 // Throwing rolls the transaction back, so a late check leaves no event after the summary.
                 guard v.status == .pending else { throw WorkflowRefusal.notPending(v.status) }
+                // A check that ends at its provider is judged by the provider, not by a hash here.
+                if let check = machine.activeSilentCheck { throw CompletesAtProvider(check: check) }
                 let events = try prepare(v)
                 var matches = false
                 if let active = v.state.activeStep, let stored = active.codeHash {

@@ -15,7 +15,20 @@ import Foundation
 public protocol SilentProviderCheck: Sendable {
     /// The provider's verdict on `submission`'s check, from its API; nil when the
     /// provider did not answer or does not know the check (the step then fails over).
-    func verdict(for submission: SilentSubmission) async -> SilentVerdict.Result?
+    func verdict(for submission: SilentSubmission) async -> SilentProviderVerdict?
+}
+
+/// What a provider answered about one check: its result, and the SIM-change signal
+/// when it gives one (tru.ID's `no_sim_change`).
+public struct SilentProviderVerdict: Sendable, Equatable {
+    public var result: SilentVerdict.Result
+    /// True when the SIM changed within the provider's window; nil when it did not say.
+    public var simChanged: Bool?
+
+    public init(result: SilentVerdict.Result, simChanged: Bool? = nil) {
+        self.result = result
+        self.simChanged = simChanged
+    }
 }
 
 /// What a ``SilentProviderCheck`` is asked about. Made only by the server, from the

@@ -24,6 +24,10 @@ struct CheckURLIssuer: SilentAuthProvider {
         switch await network.begin(request) {
         case .failed(let failure, let events):
             return .failed(failure, events: events)
+        case .issuedAtProvider(let challenge, let events):
+            // The device ends at the provider, which binds its own single-use check; no
+            // verdict comes back through Tacit, so there is nothing of Tacit's to wrap it in.
+            return .issuedAtProvider(challenge, events: events)
         case .issued(let operatorURL, let events):
             let token = CheckToken(verificationId: request.verificationId, step: request.step,
                                    expiresAt: request.expiresAt, operatorURL: operatorURL)

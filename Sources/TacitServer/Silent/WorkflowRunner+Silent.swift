@@ -18,6 +18,10 @@ extension WorkflowRunner {
             case .issued(let url, let events):
                 transcript.record(events, after: machine)
                 checkURL = url
+            case .issuedAtProvider(let challenge, let events):
+                transcript.record(events, after: machine)
+                machine.recordSilentCheck(challenge.reference(step: step))
+                checkURL = challenge.checkURL
             case .failed(let failure, let events):
                 transcript.record(events, after: machine)
                 _ = try? machine.handle(.silentFailed(step: step, failure: failure))
@@ -38,6 +42,9 @@ extension WorkflowRunner {
             guard machine.verification.isSilentStepActive(step) else { return (false, []) }
             switch answer {
             case .issued(_, let events): return (true, events)
+            case .issuedAtProvider(let challenge, let events):
+                machine.recordSilentCheck(challenge.reference(step: step))
+                return (true, events)
             case .failed(let failure, let events):
                 try machine.handle(.silentFailed(step: step, failure: failure))
                 return (false, events)
@@ -46,7 +53,14 @@ extension WorkflowRunner {
         guard let outcome else { return nil }
         var checkURL: String?
         if outcome.result, case .issued(let url, _) = answer { checkURL = url }
+        if outcome.result, case .issuedAtProvider(let challenge, _) = answer { checkURL = challenge.checkURL }
         return Outcome(result: (), verification: outcome.verification, checkURL: outcome.checkURL ?? checkURL)
+    }
+}
+
+extension SilentChallenge {
+    func reference(step: Int) -> SilentCheckReference {
+        SilentCheckReference(step: step, provider: provider, reference: reference)
     }
 }
 

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A silent check whose device ends at the provider (tru.ID, Twilio Verify SNA): the URL
+/// the device opens is the provider's own, and Tacit completes the step only by asking
+/// the provider about `reference`, server to server.
+public struct SilentChallenge: Sendable, Equatable {
+    /// The provider's check URL, handed to the device as it is.
+    public var checkURL: String
+    /// The provider that issued the check, by its route name (`truid`, `twilio`).
+    public var provider: String
+    /// The provider's id for the check (tru.ID's `check_id`, Twilio's `VE…` sid).
+    public var reference: String
+
+    public init(checkURL: String, provider: String, reference: String) {
+        self.checkURL = checkURL
+        self.provider = provider
+        self.reference = reference
+    }
+}
+
+/// What a verification keeps of a ``SilentChallenge``: the step it was issued for and
+/// who to ask about it. Recorded with the step's start, so completion asks the provider
+/// that issued the check, whatever route is configured by then.
+public struct SilentCheckReference: Sendable, Equatable {
+    public var step: Int
+    public var provider: String
+    public var reference: String
+
+    public init(step: Int, provider: String, reference: String) {
+        self.step = step
+        self.provider = provider
+        self.reference = reference
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import TacitCore
+
+/// The SubscriberCheck v0.2 calls, as tru.ID's API reference gives them: the token with
+/// HTTP Basic and a form body, then JSON with the bearer token.
+enum TruIDRequest {
+    static let checksPath = "/subscriber_check/v0.2/checks"
+
+    /// `POST /oauth2/v1/token`, `grant_type=client_credentials`.
+    static func token(_ settings: TruIDSettings, timeout: TimeInterval = 10) -> OutboundRequest? {
+        guard let url = URL(string: settings.url + "/oauth2/v1/token") else { return nil }
+        let basic = Data("\(settings.clientId):\(settings.clientSecret)".utf8).base64EncodedString()
+        let body = "grant_type=client_credentials&scope=" + TruIDTokens.scope
+        return OutboundRequest(method: "POST", url: url, headers: [
+            ("Authorization", "Basic \(basic)"),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Accept", "application/json"),
+            ("User-Agent", "tacit"),
+        ], body: Array(body.utf8), timeout: timeout)
+    }
+
+    /// `POST /subscriber_check/v0.2/checks` with the number as tru.ID writes it (E.164 digits, no `+`).
+    static func create(_ settings: TruIDSettings, token: String, phoneNumber: String, timeout: TimeInterval = 10) -> OutboundRequest? {
+        guard let url = URL(string: settings.url + checksPath) else { return nil }
+        let digits = phoneNumber.hasPrefix("+") ? String(phoneNumber.dropFirst()) : phoneNumber
+        var writer = JSONWriter()
+        writer.value(.object(["phone_number": .string(digits)]))
+        return OutboundRequest(method: "POST", url: url, headers: headers(token, contentType: "application/json"),
+                               body: writer.bytes, timeout: timeout)
+    }
+
+    /// `PATCH /subscriber_check/v0.2/checks/{check_id}` with the device's code as a JSON Patch.
+    static func patch(_ settings: TruIDSettings, token: String, checkId: String, code: String, timeout: TimeInterval = 10) -> OutboundRequest? {
+        guard isCheckId(checkId), let url = URL(string: settings.url + checksPath + "/" + checkId) else { return nil }
+        var writer = JSONWriter()
+        writer.value(.array([.object(["op": .string("add"), "path": .string("/code"), "value": .string(code)])]))
+        return OutboundRequest(method: "PATCH", url: url, headers: headers(token, contentType: "application/json-patch+json"),
+                               body: writer.bytes, timeout: timeout)
+    }
+
+    private static func headers(_ token: String, contentType: String) -> [(String, String)] {
+        [("Authorization", "Bearer \(token)"), ("Content-Type", contentType), ("Accept", "application/json"), ("User-Agent", "tacit")]
+    }
+
+    /// tru.ID's ids are UUIDs; anything else is not put in a path.
+    static func isCheckId(_ text: String) -> Bool {
+        (8...64).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isHexDigit || $0 == "-") }
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import TacitCore
+
+/// A silent-auth provider as the silent router sees it: the name routes use
+/// (`TACIT_ROUTE_SILENT_AUTH=truid,twilio`), how it begins a check, and, for one whose
+/// device ends at the provider, how Tacit asks it for the verdict.
+public struct RoutedSilentProvider: Sendable {
+    /// Lower-case, as in the routes.
+    public var name: String
+    public var provider: any SilentAuthProvider
+    /// nil for a provider whose verdict arrives at Tacit's callback (the virtual operator).
+    public var check: (any SilentProviderCheck)?
+
+    public init(name: String, provider: any SilentAuthProvider, check: (any SilentProviderCheck)? = nil) {
+        self.name = name
+        self.provider = provider
+        self.check = check
+    }
+}

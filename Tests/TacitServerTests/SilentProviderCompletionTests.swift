@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import Testing
+import TacitCore
+import TacitTesting
+@testable import TacitServer
+
+@Suite("Completing a silent step at the provider that issued it")
+struct SilentProviderCompletionTests {
+    /// Answers every verdict request with `verdict` and keeps what it was asked.
+    final class Verdicts: SilentProviderCheck, Sendable {
+        let verdict: SilentProviderVerdict?
+        private let asked = Mutex<[SilentSubmission]>([])
+        init(_ verdict: SilentProviderVerdict?) { self.verdict = verdict }
+        var submissions: [SilentSubmission] { asked.withLock { $0 } }
+        func verdict(for submission: SilentSubmission) async -> SilentProviderVerdict? {
+            asked.withLock { $0.append(submission) }
+            return verdict
+        }
+    }
+
+    static let number = "+447400123456"
+
+    static func run(_ verdict: SilentProviderVerdict?, simSwap: String = "",
+                    _ body: (TestClient, String, Verdicts) async throws -> Void) async throws {
+        let truid = SilentProviderRouterTests.Scripted("truid", .failed(.noCoverage, events: []))
+        let twilio = SilentProviderRouterTests.Scripted("twilio", SilentProviderRouterTests.issued("twilio"))
+        let router = try SilentProviderRouterTests.router([truid, twilio])
+        let twilioChecks = Verdicts(verdict), truidChecks = Verdicts(SilentProviderVerdict(result: .noMatch))
+        try await TestApplication.test(.inProcess, configure: { _, dependencies in
+            dependencies.silentAuth = router
+            dependencies.silentProviderChecks = ["twilio": twilioChecks, "truid": truidChecks]
+        }) { _, client in
+            let start = #"{"phone_number":"\#(number)","workflow":[{"channel":"silent_auth"},{"channel":"sms"}]\#(simSwap)}"#
+            let started = try await client.post("/v1/verifications", raw: start)
+            #expect(started.status == 202)
+            #expect(started.json["check_url"] as? String == "http://127.0.0.1:9/twilio")
+            try await body(client, started.json["request_id"] as! String, twilioChecks)
+            #expect(truidChecks.submissions.isEmpty, "completion asked a provider that did not issue the check")
+        }
+    }
+
+    @Test("the check asks the provider that issued the challenge, with the reference recorded at begin, and its match completes")
+    func matchCompletes() async throws {
+        try await Self.run(SilentProviderVerdict(result: .match)) { client, id, checks in
+            let answer = try await client.post("/v1/verifications/\(id)/check", raw: #"{"code":"94dae426fg"}"#)
+            #expect(answer.status == 200 && answer.json["status"] as? String == "completed")
+            #expect(checks.submissions == [SilentSubmission(reference: "ref-twilio", deviceCode: "94dae426fg", phoneNumber: Self.number)])
+        }
+    }
+
+    @Test("a provider that hands the device nothing is checked with no code")
+    func noCode() async throws {
+        try await Self.run(SilentProviderVerdict(result: .match)) { client, id, checks in
+            let answer = try await client.post("/v1/verifications/\(id)/check", raw: "{}")
+            #expect(answer.status == 200)
+            #expect(checks.submissions.first?.deviceCode == nil)
+        }
+    }
+
+    @Test("a no-match rejects the silent step and the workflow moves on to SMS", arguments: [
+        (SilentProviderVerdict(result: .noMatch), 403, "sim-mismatch"),
+        (SilentProviderVerdict(result: .notCellular), 403, "device-not-cellular"),
+        (nil, 409, "silent-provider-unavailable"),
+    ])
+    func failureMovesOn(verdict: SilentProviderVerdict?, status: Int, type: String) async throws {
+        try await Self.run(verdict) { client, id, _ in
+            let answer = try await client.post("/v1/verifications/\(id)/check", raw: #"{"code":"94dae426fg"}"#)
+            #expect(answer.status == status && answer.json["type"] as? String == type)
+            let state = try await client.get("/v1/verifications/\(id)")
+            #expect(state.json["channel"] as? String == "sms")
+        }
+    }
+
+    @Test("a changed SIM sets risk.sim_swapped; under a block policy it fails the verification")
+    func simChange() async throws {
+        try await Self.run(SilentProviderVerdict(result: .match, simChanged: true)) { client, id, _ in
+            _ = try await client.post("/v1/verifications/\(id)/check", raw: #"{"code":"94dae426fg"}"#)
+            let state = try await client.get("/v1/verifications/\(id)")
+            #expect(state.json["status"] as? String == "completed")
+            #expect((state.json["risk"] as? [String: Any])?["sim_swapped"] as? Bool == true)
+        }
+        try await Self.run(SilentProviderVerdict(result: .match, simChanged: true),
+                           simSwap: #","sim_swap":{"max_age_hours":240,"action":"block"}"#) { client, id, _ in
+            _ = try await client.post("/v1/verifications/\(id)/check", raw: #"{"code":"94dae426fg"}"#)
+            let state = try await client.get("/v1/verifications/\(id)")
+            #expect(state.json["status"] as? String == "failed")
+        }
+    }
+
+    @Test("a second check after completion changes nothing and asks no provider again")
+    func onceOnly() async throws {
+        try await Self.run(SilentProviderVerdict(result: .match)) { client, id, checks in
+            _ = try await client.post("/v1/verifications/\(id)/check", raw: #"{"code":"94dae426fg"}"#)
+            let again = try await client.post("/v1/verifications/\(id)/check", raw: #"{"code":"94dae426fg"}"#)
+            #expect(again.status == 409)
+            #expect(checks.submissions.count == 1)
+        }
+    }
+}

@@ -62,6 +62,7 @@ enum ServeCommand {
         do {
             dependencies.sender = try ServeProviders.sender(configuration, http: dependencies.httpClient,
                                                            receiptSources: &dependencies.receiptSources)
+            try ServeProviders.silent(configuration, into: &dependencies)
         } catch {
             CLI.printError("tacit: \(error)")
             return 2

@@ -22,6 +22,9 @@ extension ServerSettings {
           TACIT_SMPP_HOST, TACIT_SMPP_PORT (default 2775), TACIT_SMPP_SYSTEM_ID, TACIT_SMPP_PASSWORD,
           TACIT_SMPP_SYSTEM_TYPE, TACIT_SMPP_SOURCE_ADDR, TACIT_SMPP_WINDOW (default 10),
           TACIT_SMPP_ENQUIRE_LINK_SECONDS (default 30), TACIT_SMPP_TIMEOUT_SECONDS (default 10);
+          TACIT_CAMARA_ISSUER (OIDC discovery), TACIT_CAMARA_CLIENT_ID, TACIT_CAMARA_PRIVATE_KEY_FILE,
+          TACIT_CAMARA_API_URL, TACIT_CAMARA_KEY_ID, TACIT_CAMARA_VERIFY_HASHED=1 (silent auth and SIM swap;
+          the redirect URI is TACIT_PUBLIC_URL/v1/silent/callback);
           TACIT_ROUTE_SMS, TACIT_ROUTE_VOICE, TACIT_ROUTE_WHATSAPP (providers in failover order,
           e.g. twilio,vonage,smpp), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB);
           TACIT_PROVIDER_BREAKER_FAILURES (transient failures in a row that open a provider's

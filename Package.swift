@@ -47,7 +47,7 @@ let package = Package(
         // SMPP 3.4 to any SMSC over POSIX sockets: one long-lived transceiver session.
         .target(name: "TacitProvidersSMPP", dependencies: ["TacitCore", "TacitServer"]),
         // CAMARA Number Verification (silent auth) and SIM Swap (CIBA) at any operator or aggregator.
-        .target(name: "TacitProvidersCAMARA", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitServer"]),
+        .target(name: "TacitProvidersCAMARA", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitServer", "CCrypto"]),
         .target(name: "TacitKit", dependencies: [.target(name: "CSSL", condition: .when(platforms: [.linux]))]),
         .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitHTTP", "TacitServer", "TacitProvidersDev", "TacitKit", "CCrypto"]),
         // jemalloc serves the server's allocations: the request path frees on other threads

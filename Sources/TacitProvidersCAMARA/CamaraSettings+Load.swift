@@ -45,7 +45,7 @@ extension CamaraSettings {
             return try CamaraSigningKey(pem: pem)
         } catch {
             throw ProviderSetupError(setting: privateKeyFileSetting,
-                                     problem: "must hold an unencrypted RSA private key of 2048 bits or more in PEM (PKCS#8 or PKCS#1)")
+                                     problem: "must hold an unencrypted private key in PEM: RSA of 2048 bits or more, or EC on P-256")
         }
     }
 }

@@ -17,17 +17,23 @@ final class CamaraFixture: Sendable {
     let settings: CamaraSettings
     let publicKey: RSAPublicKey
     let provider: CamaraProvider
-    private let answers = Mutex<[String: [OutboundResponse]]>([:])
+    private let script: Script
+
+    /// The answers by path, shared with the HTTP client's closure.
+    final class Script: Sendable {
+        let table = Mutex<[String: [OutboundResponse]]>([:])
+    }
 
     init(keyId: String? = nil, hashed: Bool = false) async throws {
         let pair = try await OpenSSLKeys.shared()
         publicKey = try RSAPublicKey(pem: pair.publicPEM)
         settings = CamaraSettings(issuer: Self.issuer + "/", clientId: "tacit-client", signingKey: try CamaraSigningKey(pem: pair.privatePEM),
                                   apiURL: Self.api, publicURL: "https://tacit.example/", keyId: keyId, verifyHashed: hashed)
-        let answers = self.answers
+        let script = Script()
+        self.script = script
         http = RecordingHTTPClient { request in
             let path = request.url.path
-            return answers.withLock { table in
+            return script.table.withLock { table in
                 guard var queue = table[path], !queue.isEmpty else { return OutboundResponse(status: 404) }
                 let answer = queue.count > 1 ? queue.removeFirst() : queue[0]
                 table[path] = queue
@@ -43,7 +49,7 @@ final class CamaraFixture: Sendable {
 
     /// Answers requests to `path` with `responses` in turn, the last one from then on.
     func answer(_ path: String, _ responses: OutboundResponse...) {
-        answers.withLock { $0[path] = responses }
+        script.table.withLock { $0[path] = responses }
     }
 
     static func json(_ status: Int, _ object: [String: Any]) -> OutboundResponse {

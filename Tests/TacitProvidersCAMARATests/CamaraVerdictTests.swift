@@ -52,6 +52,18 @@ struct CamaraVerdictTests {
         #expect(CamaraFixture.body(verify) == ["phoneNumber": .string(CamaraFixture.number)])
     }
 
+    @Test("with TACIT_CAMARA_VERIFY_HASHED the number goes as its SHA-256 hex, not in the clear")
+    func hashed() async throws {
+        let fixture = try await CamaraFixture(hashed: true)
+        fixture.answer("/oidc/token", Self.issuedToken)
+        fixture.answer("/api/number-verification/v2/verify", CamaraFixture.json(200, ["devicePhoneNumberVerified": true]))
+        let callback = try await Self.callback(fixture, query: ["code": "c-1", "state": "cu_state"])
+        #expect(await fixture.provider.verdicts.verdict(for: callback)?.result == .match)
+        let verify = try #require(fixture.requests(to: "/api/number-verification/v2/verify").first)
+        #expect(CamaraFixture.body(verify) == ["hashedPhoneNumber": .string(Hex.encode(SHA256.hash(Array(CamaraFixture.number.utf8))))])
+        #expect(!String(decoding: verify.body, as: UTF8.self).contains(CamaraFixture.number))
+    }
+
     @Test("a code the token endpoint refuses (spent, expired, another flow's) gives no verdict and no verify call")
     func refusedCode() async throws {
         let fixture = try await CamaraFixture()

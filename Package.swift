@@ -51,13 +51,15 @@ let package = Package(
         .target(name: "TacitProvidersTruID", dependencies: ["TacitCore", "TacitServer"]),
         // SMPP 3.4 to any SMSC over POSIX sockets: one long-lived transceiver session.
         .target(name: "TacitProvidersSMPP", dependencies: ["TacitCore", "TacitServer"]),
+        // CAMARA Number Verification (silent auth) and SIM Swap (CIBA) at any operator or aggregator.
+        .target(name: "TacitProvidersCAMARA", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitServer", "CCrypto"]),
         .target(name: "TacitKit", dependencies: [.target(name: "CSSL", condition: .when(platforms: [.linux]))]),
         .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitHTTP", "TacitServer", "TacitProvidersDev", "TacitKit", "CCrypto"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP"],
+            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
@@ -94,6 +96,7 @@ let package = Package(
         .testTarget(name: "TacitProvidersVonageTests", dependencies: ["TacitProvidersVonage", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersTruIDTests", dependencies: ["TacitProvidersTruID", "TacitServer", "TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersSMPPTests", dependencies: ["TacitProvidersSMPP", "TacitServer", "TacitCore", "TacitStore", "TacitTesting"]),
+        .testTarget(name: "TacitProvidersCAMARATests", dependencies: ["TacitProvidersCAMARA", "TacitServer", "TacitCore", "TacitCrypto", "TacitTesting"]),
         .testTarget(name: "TacitProvidersDevTests", dependencies: ["TacitProvidersDev", "TacitServer", "TacitOperator", "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -59,7 +59,8 @@ enum ServeCommand {
         do {
             dependencies.sender = try ServeProviders.sender(configuration, http: dependencies.httpClient,
                                                            receiptSources: &dependencies.receiptSources)
-            silent = try ServeProviders.silent(configuration, http: dependencies.httpClient)
+            let camara = try ServeProviders.camara(configuration, dependencies: &dependencies)
+            silent = try ServeProviders.silent(configuration, http: dependencies.httpClient, camara: camara)
         } catch {
             CLI.printError("tacit: \(error)")
             return 2

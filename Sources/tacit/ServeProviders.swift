@@ -28,11 +28,13 @@ enum ServeProviders {
     /// The router over every configured silent-auth provider in the table's order (twilio,
     /// vonage, truid, camara); nil when none is configured, which leaves the silent step to
     /// the virtual operator in dev and to no one otherwise.
-    static func silent(_ configuration: ServerConfiguration, http: any OutboundHTTPClient) throws(ProviderSetupError) -> SilentProviderRouter? {
+    static func silent(_ configuration: ServerConfiguration, http: any OutboundHTTPClient,
+                       camara: RoutedSilentProvider?) throws(ProviderSetupError) -> SilentProviderRouter? {
         let settings = configuration.providers
         let providers = [
             try TwilioProvider.silent(settings, http: http),
             try TruIDProvider.routed(settings, http: http),
+            camara,
         ].compactMap { $0 }
         let routes = try settings.routes()
         let named = routes.all.contains { $0.channel == .silentAuth }

@@ -24,6 +24,9 @@ extension ServerSettings {
           TACIT_SMPP_ENQUIRE_LINK_SECONDS (default 30), TACIT_SMPP_TIMEOUT_SECONDS (default 10);
           TACIT_TWILIO_VERIFY_SERVICE_SID, TACIT_TWILIO_VERIFY_URL (default https://verify.twilio.com: SNA);
           TACIT_TRUID_CLIENT_ID, TACIT_TRUID_CLIENT_SECRET, TACIT_TRUID_URL (default https://eu.api.tru.id);
+          TACIT_CAMARA_ISSUER (OIDC discovery), TACIT_CAMARA_CLIENT_ID, TACIT_CAMARA_PRIVATE_KEY_FILE,
+          TACIT_CAMARA_API_URL, TACIT_CAMARA_KEY_ID, TACIT_CAMARA_VERIFY_HASHED=1 (silent auth and SIM swap;
+          the redirect URI is TACIT_PUBLIC_URL/v1/silent/callback);
           TACIT_ROUTE_SMS, TACIT_ROUTE_VOICE, TACIT_ROUTE_WHATSAPP, TACIT_ROUTE_SILENT_AUTH (providers in failover order,
           e.g. twilio,vonage,smpp), TACIT_ROUTE_<CHANNEL>_<CC> for one country (TACIT_ROUTE_SMS_GB);
           TACIT_PROVIDER_BREAKER_FAILURES (transient failures in a row that open a provider's

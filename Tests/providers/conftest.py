@@ -188,3 +188,5 @@ from vonage_support import clean_vonage_fake, routed, vonage_fake  # noqa: E402,
 from smpp_support import clean_smsc, smpp_tacit, smsc  # noqa: E402,F401
 # Likewise the TLS fixtures: a certificate for 127.0.0.1 and a `tacit serve` over HTTPS.
 from tls_support import tacit_tls, tls_files, trust_tacit_tls  # noqa: E402,F401
+# And the CAMARA operator's: its fake, a `tacit serve` aimed at it, and the device.
+from camara_support import camara_fake, camara_tacit, clean_camara_fake  # noqa: E402,F401

@@ -7,10 +7,16 @@ public struct SilentCallback: Sendable {
     /// The phone number of the verification whose sealed check token is `state`; nil
     /// when this server did not issue it.
     public var phoneNumber: @Sendable (_ state: String) async -> String?
+    /// The URL the provider's `begin` issued for the check whose sealed token is `state`,
+    /// as Tacit sealed it: what a reader bound into its challenge (a CAMARA flow's PKCE
+    /// nonce) comes back from here, never from the query. nil when this server did not seal it.
+    public var issuedURL: @Sendable (_ state: String) async -> String?
 
-    public init(query: [String: String], phoneNumber: @escaping @Sendable (String) async -> String? = { _ in nil }) {
+    public init(query: [String: String], phoneNumber: @escaping @Sendable (String) async -> String? = { _ in nil },
+                issuedURL: @escaping @Sendable (String) async -> String? = { _ in nil }) {
         self.query = query
         self.phoneNumber = phoneNumber
+        self.issuedURL = issuedURL
     }
 }
 

@@ -88,13 +88,16 @@ struct SilentFlow: Sendable {
     /// The provider the runner's checks go to, as the timeline names it.
     private var provider: String { runner.silent.providerName }
 
-    /// The callback as a verdict reader sees it, with the number a check was issued for.
+    /// The callback as a verdict reader sees it, with the number a check was issued for
+    /// and the provider URL it leads to.
     private func callbackRequest(_ request: HTTPRequest) -> SilentCallback {
         let cipher = keys.checkCipher, store = runner.store
-        return SilentCallback(query: request.query) { state in
+        return SilentCallback(query: request.query, phoneNumber: { state in
             guard let check = try? CheckToken(sealed: state, cipher: cipher) else { return nil }
             return try? await store.verification(id: check.verificationId)?.phoneNumber
-        }
+        }, issuedURL: { state in
+            (try? CheckToken(sealed: state, cipher: cipher))?.operatorURL
+        })
     }
 
     /// Makes the silent code and keeps its keyed hash, only while the check's latch is

@@ -44,7 +44,7 @@ extension TacitApplication {
 
     func makeRoutes(_ engine: Engine, secrets: ServerSecrets) -> RouteTable {
         let runner = engine.runner
-        var router = RouteTable(metrics: engine.metrics, gate: engine.security.gate)
+        var router = RouteTable(metrics: engine.metrics, gate: withVonageFace(engine.security.gate))
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
                            allowVirtualRange: configuration.dev).register(&router)
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub,
@@ -57,6 +57,7 @@ extension TacitApplication {
                       assets: ConsoleAssets(), ready: { [weak self] in self?.ready ?? false }).register(&router)
         let verdicts = dependencies.silentVerdicts ?? NoSilentVerdicts()
         SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys, verdicts: verdicts)).register(&router)
+        mountVonageFace(on: &router, runner: runner, secrets: secrets, keys: engine.silentKeys, verdicts: verdicts)
         mountProviders(on: &router, keys: engine.silentKeys)
         return router
     }

@@ -37,7 +37,7 @@ extension TacitApplication {
         let sends = SendWorker(runner: runner)
         let webhooks = WebhookDispatcher(
             store: store, clock: clock, settings: configuration.webhooks, httpClient: dependencies.httpClient,
-            random: dependencies.random, wakeup: doorbell,
+            random: dependencies.random, wakeup: doorbell, vonage: vonageCallbackTargets(secrets),
             timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { $0.summarizeAgainIfFinished() } })
         return Engine(runner: runner, webhooks: webhooks, sends: sends, security: security, metrics: metrics, hub: hub, silentKeys: silentKeys)
     }

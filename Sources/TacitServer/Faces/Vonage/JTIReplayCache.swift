@@ -27,7 +27,7 @@ final class JTIReplayCache: Sendable {
     func admit(_ jti: String, issuedAt: Date, now: Date) -> Bool {
         state.withLock { state in
             expire(&state, before: now.addingTimeInterval(-window - 60))
-            guard issuedAt >= state.floor, state.seen[jti] == nil else { return false }
+            guard issuedAt > state.floor, state.seen[jti] == nil else { return false }
             if state.seen.count >= capacity, state.head < state.order.count {
                 let (oldest, id) = state.order[state.head]
                 state.head += 1

@@ -99,6 +99,19 @@ struct VonageFaceValidationTests {
         }
     }
 
+    @Test("the face's OpenAPI document is served without a credential and documents every face route")
+    func documentServed() async throws {
+        try await TestApplication.test(.inProcess) { _, client in
+            let reply = try await client.get("/v2/verify/openapi.json")
+            #expect(reply.status == 200)
+            let paths = try #require(reply.json["paths"] as? [String: [String: Any]])
+            for route in RouteSecurityDeclarationTests.table(dev: true).declarations where route.pattern.hasPrefix("/v2/verify") {
+                let path = route.pattern.replacingOccurrences(of: ":id", with: "{request_id}")
+                #expect(paths[path]?[route.method.lowercased()] != nil, "\(route.method) \(route.pattern)")
+            }
+        }
+    }
+
     @Test("request ids are UUIDv7-shaped and sort by creation time")
     func idsAreTimeOrdered() {
         let clock = ManualClock()

@@ -151,6 +151,8 @@ def test_silent_success_over_the_cellular_path_ends_in_the_request_id_and_a_code
     assert [step["status"] for step in summary["workflow"]] == ["completed", "unused"]
     assert "99012345670" not in raw.decode() and answer["code"] not in raw.decode()
     assert "iat" in claims
+    event, _, _ = listener.wait_for(lambda b: b.get("type") == "event" and b["request_id"] == started.request_id)
+    assert (event["channel"], event["status"]) == ("silent_auth", "completed")
     status, body, _ = face.call("GET", f"/v1/verifications/{started.request_id}")
     assert status == 404, "the Tacit API key belongs to another application"
 

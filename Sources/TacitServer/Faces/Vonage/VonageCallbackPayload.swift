@@ -9,16 +9,16 @@ enum VonageCallbackPayload {
     /// read from the application's settings when the message is delivered.
     static let endpointPrefix = "vonage:"
 
-    /// The callback `event` reports, or nil when Vonage sends none for it.
-    static func body(for event: WebhookEvent, channel: Channel?, verification v: Verification, at now: Date) -> (type: String, body: [UInt8])? {
-        switch event {
-        case .completed, .failed, .expired:
-            return ("vonage.summary", JSONText.object(summary(v)))
-        case .channelFailed where channel == .silentAuth || channel == .whatsapp:
-            return channel.flatMap { step(v, $0, at: now) }.map { ("vonage.event", JSONText.object($0)) }
-        default:
-            return nil
+    /// The callbacks `event` owes, in order: an `event` when a silent-auth or WhatsApp step
+    /// ended with it, then the `summary` when the verification ended.
+    static func bodies(for event: WebhookEvent, channel: Channel?, verification v: Verification, at now: Date) -> [(type: String, body: [UInt8])] {
+        var bodies: [(type: String, body: [UInt8])] = []
+        let stepEnded = event == .channelFailed || event == .completed
+        if stepEnded, let channel, channel == .silentAuth || channel == .whatsapp, let members = step(v, channel, at: now) {
+            bodies.append(("vonage.event", JSONText.object(members)))
         }
+        if [.completed, .failed, .expired].contains(event) { bodies.append(("vonage.summary", JSONText.object(summary(v)))) }
+        return bodies
     }
 
     static func summary(_ v: Verification) -> [String: JSONValue] {

@@ -10,9 +10,10 @@ extension WebhookPlanner {
         guard verification.face == Verification.vonageFace else { return [] }
         var rows: [OutboxMessage] = []
         for case .notifyWebhook(let event, let channel) in effects {
-            guard let (type, body) = VonageCallbackPayload.body(for: event, channel: channel, verification: verification, at: now) else { continue }
-            rows.append(OutboxMessage(id: makeID(), endpoint: VonageCallbackPayload.endpointPrefix + verification.applicationId,
-                                      verificationId: verification.id, type: type, payload: body, createdAt: now))
+            for (type, body) in VonageCallbackPayload.bodies(for: event, channel: channel, verification: verification, at: now) {
+                rows.append(OutboxMessage(id: makeID(), endpoint: VonageCallbackPayload.endpointPrefix + verification.applicationId,
+                                          verificationId: verification.id, type: type, payload: body, createdAt: now))
+            }
         }
         return rows
     }

@@ -35,9 +35,7 @@ struct VonageFaceAuthTests {
         try await TestApplication.test(.inProcess) { app, client in
             let tenants = try await VonageFaceFixtures.make(app)
             let now = app.clock.now()
-            let other = try OpenSSLKeys()
-            defer { other.remove() }
-            let wrongKey = try RSAPrivateKey(pem: try await other.rsa("other.key").privatePEM)
+            let wrongKey = try RSAPrivateKey(pem: VonageFaceFixtures.unregisteredKey)
             let replayed = try tenants.jwt(tenants.credentialsA.vonageApplicationId, now: now, jti: "once")
             #expect(try await Self.post(client, "Bearer " + replayed).status == 202)
             let cases: [(String, String?)] = [

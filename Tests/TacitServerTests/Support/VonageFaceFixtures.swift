@@ -66,3 +66,38 @@ func fixture<T>(_ value: T?) throws -> T {
 }
 
 private struct FixtureMissing: Error {}
+
+extension VonageFaceFixtures {
+    /// A private key no application registered, fixed here so a test needs no key generation
+    /// (spawning `openssl` while hundreds of tests run is slow and has crashed Foundation's Process).
+    static let unregisteredKey = """
+-----BEGIN PRIVATE KEY-----
+MIIEvwIBADANBgkqhkiG9w0BAQEFAASCBKkwggSlAgEAAoIBAQC1JbN9tMfSwHBl
+HOJokI75x3QQuZB/Y1Wk1y8uczVbvsQ0YsR69iaSDGRGnzYD+u8SvaV9o/zsLj9V
+1lmzCL8Oq+guHkvZ86idtt99fVkiRTc8SPhFPRD8Gx+fNkFJSdrl1v8oZq6BzB4R
+VNqRWCKrCbuKA8quScx9eknRWW/2TdCaQHtCMnbh7yL/UbpCvPoehGNBGiHTRdU8
+m/yQgnpPNgxYUZLvISQVUrioKSgB2V/smYdE9e0IC1N6iXza5wFabw1DdGtcM15B
+YWGiLUoAFwdl/q5NQAWLM+Wf2qnrBTnLc/PPZRnHFzPveqerQlWzHD3AnsIz5iQT
+NE4HRNAdAgMBAAECggEAJfdbpghmjCuksvCJnHhV2xCcaSf3WtevOtAV9bKUV6EF
+PuSHgS0HmvspZirW16E3i9I/NfTRnQ+5WwyEutMlthW+ITJc2/anW7zZHRRRQu9G
+WyaBEIPyxCAMMeKdbtahoCP+URGqWA53q9LAx481Hut4iL3wNDTH/PGNOKk53+GH
+d/3Jf+drvB64dkcF6syTWSs8e2Tl3HCRuRLvUlI7IQLQPT2VsspfmZgBQl0B6r59
+ZT69jdyBP7lpzccwH7aN443L02YldCui34BjtCO2O/izu/6Vhow1oJ5R4YE6ld6e
+8cdSxhcG3q7AlT1ZJ+kfnfUPHZjTPjN8Pq6fgFaAsQKBgQDfP3cB5YZ7aNkFuHMG
+W+3wwdMeE+2MDAY0A0962A05f4Dp30cexQrerbyYuXpcBS0dSrvBpwZBGbRtWKeB
+gIbALV0XV45FuiGE1Zks6G+t9ysEtyDBnKdI+/vYI8LTro9EygqpGlYNzIdRs7fz
+Jd6o8zFF1iO2Nk2C1KBBfVZn7QKBgQDPuQ9dZvYQU90MqoxXCygaOETAJh4Q/TqM
+S8BvFAl7lupfZwa8mfKqjQqKvKs0MaIRUCb+Oyk6D5q3MxcH2L6FakzaStuKVIps
+fKh3lkec+2DYWVfB7HODo5rNr+wEt1ylaUqtwzQlPh20mYSNEekvGn4oHUATfK+K
+f7k2oK2i8QKBgQCrRb5glx24ejTdfafJfieq6Ji2X6WEJwlvSAbnAPAMZ7SYOHMQ
+uSzgr7ucE9g61sHI0jf/lstmkHjq1vQTl25J68Oaj9KXzfe/ODv+xwg/F/xJ7tDT
+mQKCLMgHB1CGJErIBJVvLMROa9Z5KP78LNaJGaJ4qJPXTAvlTojwFV9/9QKBgQCf
+dCu7Q0I4HmhdRL4eQ04xcmg0KA6EdB7xe2To37S3zo1zVp7xQCvriAFDpri1hDQo
+niKQndFz5G6bmvhe6Z62w3bjSvtkIKlxxe98fTvT4ZPiABNBpcS2lGxM4HKI3Eie
+IUlWQbZRsHEVJZN+xvT9V5ToLiv1yYznAEypBobDwQKBgQCcmyjOPdZKGtItNOY/
+7/PHKMPGc+sRje2e+AEnZxhliM8NnNSkJ52zLQ+W3aWbdAlFtp6tYTTA1HoyyskA
+H+R+cUXeBAeSruSlrxPqNv9nzoVrJSkXfOThZysFJiowDw2SNtcl1sSdED/GshQm
+DnPqJBIo6X8uzF7zQ+YfdGp3yA==
+-----END PRIVATE KEY-----
+"""
+}

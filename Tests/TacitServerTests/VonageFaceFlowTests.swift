@@ -83,7 +83,7 @@ struct VonageFaceFlowTests {
             configuration.webhooks.allowPrivateTargets = true
         }) { app, client in
             let tenants = try await VonageFaceFixtures.make(app)
-            let store = try fixture(app.store as? any VerificationStore & KeyStore & ApplicationStore)
+            let store = try vonageFixture(app.store as? any VerificationStore & KeyStore & ApplicationStore)
             let secrets = try await ServerSecrets.load(configuration: app.configuration, store: store)
             var change = ApplicationChange()
             change.vonageCallbackURL = "http://127.0.0.1:9/vonage/status"

@@ -15,7 +15,7 @@ struct VonageFaceFixtures {
     let privateKey: RSAPrivateKey
 
     static func make(_ app: TestApplication) async throws -> VonageFaceFixtures {
-        let store = try fixture(app.store as? any VerificationStore & KeyStore & ApplicationStore)
+        let store = try vonageFixture(app.store as? any VerificationStore & KeyStore & ApplicationStore)
         let manager = try await ApplicationManager.open(store: store)
         let keys = try await OpenSSLKeys.shared()
         let a = try await manager.create(name: "Alpha", vonagePublicKeyPEM: keys.publicPEM)
@@ -60,7 +60,7 @@ struct VonageClient: Sendable {
 }
 
 /// The value, or a thrown error, for a fixture outside a test body.
-func fixture<T>(_ value: T?) throws -> T {
+func vonageFixture<T>(_ value: T?) throws -> T {
     guard let value else { throw FixtureMissing() }
     return value
 }

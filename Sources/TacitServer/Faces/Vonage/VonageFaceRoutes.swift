@@ -38,7 +38,7 @@ struct VonageFaceRoutes: Sendable {
     /// What the start guard judges: the number the body's first channel goes to, parsed
     /// even when another field is refused.
     func readStart(_ request: HTTPRequest) -> StartSubmission {
-        StartSubmission(faceNumber: VonageStartRequest.number(in: request.body, phones: phones, allowVirtualRange: allowVirtualRange))
+        StartSubmission(vonageNumber: VonageStartRequest.number(in: request.body, phones: phones, allowVirtualRange: allowVirtualRange))
     }
 
     func create(_ request: HTTPRequest) async throws -> HTTPResponse {

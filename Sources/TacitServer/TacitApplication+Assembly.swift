@@ -38,14 +38,14 @@ extension TacitApplication {
         metrics.addSection(runner.sends.renderMetrics)
         let webhooks = WebhookDispatcher(
             store: store, clock: clock, settings: configuration.webhooks, httpClient: dependencies.httpClient,
-            random: dependencies.random, wakeup: doorbell,
+            random: dependencies.random, wakeup: doorbell, vonage: vonageCallbackTargets(secrets),
             timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { $0.summarizeAgainIfFinished() } })
         return Engine(runner: runner, webhooks: webhooks, sends: sends, security: security, metrics: metrics, hub: hub, silentKeys: silentKeys)
     }
 
     func makeRoutes(_ engine: Engine, secrets: ServerSecrets) -> RouteTable {
         let runner = engine.runner
-        var router = RouteTable(metrics: engine.metrics, gate: engine.security.gate)
+        var router = RouteTable(metrics: engine.metrics, gate: withVonageFace(engine.security.gate))
         let checks = dependencies.silentProviderChecks
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
                            allowVirtualRange: configuration.dev, providerChecks: { checks[$0] }).register(&router)
@@ -59,6 +59,7 @@ extension TacitApplication {
                       assets: ConsoleAssets(), ready: { [weak self] in self?.ready ?? false }).register(&router)
         let verdicts = dependencies.silentVerdicts ?? NoSilentVerdicts()
         SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys, verdicts: verdicts)).register(&router)
+        mountVonageFace(on: &router, runner: runner, secrets: secrets, keys: engine.silentKeys, verdicts: verdicts)
         mountProviders(on: &router, keys: engine.silentKeys)
         return router
     }

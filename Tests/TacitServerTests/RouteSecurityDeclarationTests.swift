@@ -44,6 +44,7 @@ struct RouteSecurityDeclarationTests {
         let expected: Set<String> = [
             "GET /healthz", "GET /readyz", "GET /metrics", "GET /v1/openapi.json", "GET /", "GET /:file",
             "POST /v1/callbacks/vonage", "POST /v1/callbacks/twilio", "GET /v1/silent/checks/:token", "GET /v1/silent/callback",
+            "GET /v2/verify/openapi.json", "GET /v2/verify/:id/silent-auth/redirect",
         ]
         #expect(open.subtracting(expected).allSatisfy { $0.contains(" /operator/") || $0.contains(" /camara/") }, "\(open.subtracting(expected))")
         #expect(expected.isSubset(of: open))
@@ -75,7 +76,8 @@ struct RouteSecurityDeclarationTests {
         for declaration in Self.table(dev: true).declarations where !declaration.guards.isEmpty {
             guarded["\(declaration.method) \(declaration.pattern)"] = declaration.guards
         }
-        #expect(guarded == ["POST /v1/verifications": [.start], "POST /v1/verifications/:id/check": [.failedChecks]])
+        #expect(guarded == ["POST /v1/verifications": [.start], "POST /v1/verifications/:id/check": [.failedChecks],
+                            "POST /v2/verify": [.start], "POST /v2/verify/:id": [.failedChecks]])
     }
 
     @Test("with --dev the handset routes the dev providers mount are declared dev-only; without it none is mounted and nothing under /v1/dev/ exists, whatever the method or key")

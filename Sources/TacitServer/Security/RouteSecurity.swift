@@ -9,6 +9,9 @@ struct RouteSecurity: Sendable, Equatable {
         /// An API key holding `scope`. `clientToken` names the client-token permission that
         /// may stand in for a key, for the verification the path's `:id` names.
         case key(scope: String, clientToken: String?)
+        /// The Vonage Verify v2 face's own credentials: a Vonage application JWT or Basic
+        /// `api_key:api_secret` (`VonageAuthenticator`), answered in Vonage's error shape.
+        case vonage
     }
 
     var access: Access
@@ -23,6 +26,9 @@ struct RouteSecurity: Sendable, Equatable {
     static let read = RouteSecurity(access: .key(scope: Scope.read, clientToken: nil))
     /// Changes to verifications.
     static let write = RouteSecurity(access: .key(scope: Scope.write, clientToken: nil))
+
+    /// A call to the Vonage Verify v2 face.
+    static let vonage = RouteSecurity(access: .vonage)
 
     /// A write that a device may also make with its verification's client token, holding `permission`.
     static func write(orClientToken permission: String) -> RouteSecurity {

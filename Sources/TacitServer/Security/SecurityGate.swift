@@ -18,6 +18,8 @@ struct SecurityGate: Sendable {
     let checks: FailedCheckGuard
     let monitor: ConversionMonitor
     let metrics: SecurityMetrics
+    /// Checks the Vonage face's credentials; nil where the face is not served.
+    var vonage: VonageAuthenticator?
 
     /// Runs `route` when the request meets `security`. A refusal from the credential check
     /// or a guard inside `route` becomes its problem (a 401 with the Bearer challenge);
@@ -25,6 +27,7 @@ struct SecurityGate: Sendable {
     func admit(_ request: HTTPRequest, _ security: RouteSecurity,
                then route: () async throws -> HTTPResponse) async -> HTTPResponse {
         if security.isDevOnly, !dev { return APIProblem.noSuchRoute.response }
+        if security.access == .vonage { return await admitVonage(request, then: route) }
         do {
             if case .key(let scope, let permission) = security.access {
                 let principal = try await authenticator.authenticate(request, scope: scope, id: request.pathParameters["id"],
@@ -55,6 +58,7 @@ struct SecurityGate: Sendable {
         }
         let open = declared.isEmpty ? request.pathSegments.first != "v1" : declared.allSatisfy { $0.access == .open }
         if open { return answer }
+        if declared.contains(.vonage) { return await admit(request, .vonage) { answer } }
         return await admit(request, .unrouted(method: request.method)) { answer }
     }
 

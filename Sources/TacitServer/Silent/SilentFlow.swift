@@ -54,10 +54,11 @@ struct SilentFlow: Sendable {
     /// the provider's, about that check's session. Each refusal changes nothing.
     func callback(_ request: HTTPRequest) async throws -> HTTPResponse {
         let check = try checkToken(request.query["state"])
+        let ending: SilentEnding
         switch try await standing(check) {
         case .inactive: throw APIProblem.checkURLInactive
         case .unopened: throw APIProblem.operatorAnswerInvalid
-        case .opened: break
+        case .opened(let face): ending = SilentEnding(face: face)
         }
         guard keys.binding.isPresent(in: request.header("cookie"), for: check) else { throw APIProblem.silentDeviceMismatch }
         guard let verdict = await verdicts.verdict(for: callbackRequest(request)), verdict.state == request.query["state"],
@@ -69,7 +70,7 @@ struct SilentFlow: Sendable {
         }
         let checked = [SilentNotes.verdict(verdict.result, provider: provider), SilentNotes.integrityChecked(provider)]
         switch verdict.result {
-        case .match: return try await issueCode(check, events: checked)
+        case .match: return try await issueCode(check, ending: ending, events: checked)
         case .noMatch:
             try await fail(check, .rejected, events: [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(false)] + checked)
             throw APIProblem.simMismatch
@@ -103,8 +104,8 @@ struct SilentFlow: Sendable {
     /// Makes the silent code and keeps its keyed hash, only while the check's latch is
     /// in place: an answer arriving twice finds the code slot changed and is refused,
     /// leaving the code the first answer issued as the only one.
-    private func issueCode(_ check: CheckToken, events: [EventDraft]) async throws -> HTTPResponse {
-        let code = Token.generate(prefix: "sa_", bytes: 16)
+    private func issueCode(_ check: CheckToken, ending: SilentEnding, events: [EventDraft]) async throws -> HTTPResponse {
+        let code = ending.makeCode()
         let hash = try runner.secrets.codeHash(code, verificationId: check.verificationId, step: check.step)
         let latch = try check.latch(with: keys.latchMAC)
         let outcome = try await runner.recordingTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
@@ -134,7 +135,8 @@ struct SilentFlow: Sendable {
         }
     }
 
-    private enum Standing { case inactive, unopened, opened }
+    /// An opened check names the face that started its verification: how its round trip ends.
+    private enum Standing { case inactive, unopened, opened(face: String) }
 
     /// Where the check's step stands, read before anything else is judged: an answer for
     /// a finished step says so, and one for a check URL never opened through Tacit
@@ -142,7 +144,7 @@ struct SilentFlow: Sendable {
     private func standing(_ check: CheckToken) async throws -> Standing {
         guard let v = try await runner.store.verification(id: check.verificationId) else { throw APIProblem.checkURLInvalid }
         guard v.isSilentStepActive(check.step) else { return .inactive }
-        return v.codeStep == check.step && v.codeHash != nil ? .opened : .unopened
+        return v.codeStep == check.step && v.codeHash != nil ? .opened(face: v.face) : .unopened
     }
 
     private func checkToken(_ text: String?) throws -> CheckToken {

@@ -25,14 +25,17 @@ final class WebhookDispatcher: Sendable {
     private let targetGuard: WebhookTargetGuard
     private let wakeup: Wakeup
     private let disabled = Mutex<Set<String>>([])
-    private let reports: AsyncStream<WebhookAttempt>.Continuation
+    let reports: AsyncStream<WebhookAttempt>.Continuation
+    /// Where face-started verifications' Vonage callbacks go; nil when none are served.
+    let vonage: VonageCallbackTargets?
     /// Every attempt, in order (the newest 256 are kept until read).
     let attempts: AsyncStream<WebhookAttempt>
 
     init(store: any VerificationStore, clock: any TacitClock, settings: WebhookSettings, httpClient: any OutboundHTTPClient,
-         random: @escaping @Sendable () -> Double, wakeup: Wakeup = Wakeup(),
+         random: @escaping @Sendable () -> Double, wakeup: Wakeup = Wakeup(), vonage: VonageCallbackTargets? = nil,
          timeline: @escaping @Sendable (String, EventDraft) async -> Void) {
         self.wakeup = wakeup
+        self.vonage = vonage
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -76,6 +79,7 @@ final class WebhookDispatcher: Sendable {
     }
 
     private func deliver(_ message: OutboxMessage) async {
+        if VonageCallbackTargets.owns(message.endpoint) { return await deliverVonage(message) }
         guard let endpoint = endpoints[message.endpoint], !disabled.withLock({ $0.contains(message.endpoint) }) else {
             // No longer configured, or disabled: nothing will ever take this message.
             try? await store.disableWebhookEndpoint(message.endpoint, at: clock.now())
@@ -97,13 +101,13 @@ final class WebhookDispatcher: Sendable {
     }
 
     /// The receiver's status code, or nil when no HTTP answer came (refused, timed out, TLS).
-    private func post(_ body: [UInt8], to url: URL, headers: [(String, String)]) async -> Int? {
+    func post(_ body: [UInt8], to url: URL, headers: [(String, String)]) async -> Int? {
         let request = OutboundRequest(method: "POST", url: url, headers: headers, body: body, timeout: settings.timeout)
         return try? await httpClient.send(request).status
     }
 
     /// Records the attempt's outcome in the store and says what it was.
-    private func settle(_ message: OutboxMessage, endpoint: WebhookEndpoint, attempt: Int, status: Int?) async -> WebhookAttempt.Result {
+    func settle(_ message: OutboxMessage, endpoint: WebhookEndpoint, attempt: Int, status: Int?) async -> WebhookAttempt.Result {
         let now = clock.now()
         switch status {
         case .some(200..<300):
@@ -132,7 +136,7 @@ final class WebhookDispatcher: Sendable {
     }
 
     /// Resolves off the cooperative pool: name resolution blocks.
-    private func allowed(_ url: URL) async -> Bool {
+    func allowed(_ url: URL) async -> Bool {
         guard let host = url.host, !host.isEmpty else { return false }
         let targetGuard = self.targetGuard
         return await withCheckedContinuation { continuation in

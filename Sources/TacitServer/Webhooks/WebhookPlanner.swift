@@ -24,7 +24,8 @@ struct WebhookPlanner: Sendable {
     /// One row per event per endpoint that takes it, with the channel the machine
     /// named for the event (the step that started, failed or ended).
     func outbox(for effects: [WorkflowEffect], verification: Verification, at now: Date) -> [OutboxMessage] {
-        guard !endpoints.isEmpty else { return [] }
+        let vonage = vonageCallbacks(for: effects, verification: verification, at: now)
+        guard !endpoints.isEmpty else { return vonage }
         let targets = endpoints(of: verification.applicationId)
         var rows: [OutboxMessage] = []
         for case .notifyWebhook(let event, let channel) in effects {
@@ -34,7 +35,7 @@ struct WebhookPlanner: Sendable {
                                           type: event.rawValue, payload: payload, createdAt: now))
             }
         }
-        return rows
+        return rows + vonage
     }
 
     /// The application's own endpoints, or the server-wide ones when it has none: no

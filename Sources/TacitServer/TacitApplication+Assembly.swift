@@ -45,6 +45,7 @@ extension TacitApplication {
     func makeRoutes(_ engine: Engine, secrets: ServerSecrets) -> RouteTable {
         let runner = engine.runner
         var router = RouteTable(metrics: engine.metrics, gate: engine.security.gate)
+        let assets = ConsoleAssets()
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
                            allowVirtualRange: configuration.dev).register(&router)
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub,
@@ -54,9 +55,12 @@ extension TacitApplication {
         CallbackRoutes(runner: runner, store: store, settings: configuration.callbacks,
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
         ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub, clock: runner.clock,
-                      assets: ConsoleAssets(), ready: { [weak self] in self?.ready ?? false }).register(&router)
+                      assets: assets, ready: { [weak self] in self?.ready ?? false }).register(&router)
         let verdicts = dependencies.silentVerdicts ?? NoSilentVerdicts()
         SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys, verdicts: verdicts)).register(&router)
+        let clock = dependencies.clock
+        TwilioRoutes(runner: runner, store: store, ids: TwilioFace.verificationSids(now: { clock.now() }), phones: PhoneNumberParser(),
+                     allowVirtualRange: configuration.dev, silentKeys: engine.silentKeys, assets: assets).register(&router)
         mountProviders(on: &router, keys: engine.silentKeys)
         return router
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the API from its own OpenAPI document with schemathesis against a live dev
+# Fuzzes the API, and the Twilio face, from their own OpenAPI documents with schemathesis against a live dev
 # server: no 5xx, and every status, content type and body conforms to the document.
 # Usage: fuzz.sh [SECONDS]   (TACIT_BIN and VENV say where the server and schemathesis are)
 set -euo pipefail
@@ -22,3 +22,12 @@ done
 PYTHONPATH="$(dirname "$0")" SCHEMATHESIS_HOOKS=fuzz_hooks "$venv/bin/schemathesis" run "$url/v1/openapi.json" --url "$url" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
     --max-time "$seconds" --request-timeout 10 --suppress-health-check all --no-color
+
+# The Twilio face, for a third of the time, with an application's Basic credential and its
+# service sid: no 5xx, and answers that conform to the face's own document.
+twilio=$("$bin" apps create --name fuzz-twilio --json --db "$work/fuzz.db")
+field() { "$venv/bin/python" -c "import json,sys; print(json.loads(sys.argv[1])['twilio'][sys.argv[2]])" "$twilio" "$1"; }
+"$venv/bin/python" "$(dirname "$0")/twilio_document.py" "$url" "$(field service_sid)" > "$work/twilio.json"
+"$venv/bin/schemathesis" run "$work/twilio.json" --url "$url" --auth "$(field account_sid):$(field auth_token)" \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    --max-time $(( seconds / 3 > 5 ? seconds / 3 : 5 )) --request-timeout 10 --suppress-health-check all --no-color

@@ -9,6 +9,9 @@ struct RouteSecurity: Sendable, Equatable {
         /// An API key holding `scope`. `clientToken` names the client-token permission that
         /// may stand in for a key, for the verification the path's `:id` names.
         case key(scope: String, clientToken: String?)
+        /// The Twilio Verify v2 face's own credential: Basic `account_sid:auth_token` of an
+        /// application whose Verify service the path's `:service` names (`SecurityGate+Twilio`).
+        case twilio
     }
 
     var access: Access
@@ -23,6 +26,8 @@ struct RouteSecurity: Sendable, Equatable {
     static let read = RouteSecurity(access: .key(scope: Scope.read, clientToken: nil))
     /// Changes to verifications.
     static let write = RouteSecurity(access: .key(scope: Scope.write, clientToken: nil))
+    /// The Twilio Verify v2 face's routes.
+    static let twilio = RouteSecurity(access: .twilio)
 
     /// A write that a device may also make with its verification's client token, holding `permission`.
     static func write(orClientToken permission: String) -> RouteSecurity {

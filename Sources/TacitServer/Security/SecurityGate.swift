@@ -26,6 +26,7 @@ struct SecurityGate: Sendable {
     func admit(_ request: HTTPRequest, _ security: RouteSecurity,
                then route: () async throws -> HTTPResponse) async -> HTTPResponse {
         if security.isDevOnly, !dev { return APIProblem.noSuchRoute.response }
+        if security.access == .twilio { return await admitTwilio(request, then: route) }
         do {
             if case .key(let scope, let permission) = security.access {
                 let principal = try await authenticator.authenticate(request, scope: scope, id: request.pathParameters["id"],
@@ -66,10 +67,11 @@ struct SecurityGate: Sendable {
 
     /// Runs a code check behind the failed-check guard, which then records the check's
     /// `CheckResult`; a completed code check counts toward the send-to-verify conversion.
-    func check(_ request: HTTPRequest, _ route: () async -> CheckAnswer) async throws -> HTTPResponse {
+    /// `id` is the verification the check is about (a face may name it in the body or by number).
+    func check(_ request: HTTPRequest, id: String?, _ route: () async -> CheckAnswer) async throws -> HTTPResponse {
         // The state kept from the verification's last change is enough here: the number
         // never changes, and a verification that has since finished is refused by the check.
-        guard let id = request.pathParameters["id"], let verification = try await store.recentVerification(id: id),
+        guard let id, let verification = try await store.recentVerification(id: id),
               verification.status == .pending else { return await route().response }
         try await checks.admit(verification)
         let answer = await route()

@@ -101,7 +101,9 @@ struct SilentFlow: Sendable {
     /// in place: an answer arriving twice finds the code slot changed and is refused,
     /// leaving the code the first answer issued as the only one.
     private func issueCode(_ check: CheckToken, events: [EventDraft]) async throws -> HTTPResponse {
-        let code = Token.generate(prefix: "sa_", bytes: 16)
+        // A verification's face never changes, so the state kept from its last change will do.
+        let handoff = SilentHandoff(face: try await runner.store.recentVerification(id: check.verificationId)?.face ?? "")
+        let code = try handoff.code(for: check, keys: keys)
         let hash = try runner.secrets.codeHash(code, verificationId: check.verificationId, step: check.step)
         let latch = try check.latch(with: keys.latchMAC)
         let outcome = try await runner.recordingTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
@@ -111,14 +113,15 @@ struct SilentFlow: Sendable {
                 return (.replayed, [])
             }
             try machine.handle(.codeIssued(step: check.step, hash: hash))
-            return (.opened, [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(true)] + events + [SilentNotes.codeIssued])
+            let issued = handoff == .device ? SilentNotes.codeIssued : SilentNotes.codeHeld
+            return (.opened, [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(true)] + events + [issued])
         }
         switch outcome?.result {
         case nil: throw APIProblem.checkURLInvalid
         case .inactive?: throw APIProblem.checkURLInactive
         case .replayed?: throw APIProblem.checkURLUsed
         case .opened?:
-            return .json(bytes: JSONText.object(["request_id": .string(check.verificationId), "code": .string(code)]), headers: [("Cache-Control", "no-store")])
+            return handoff.answer(verificationId: check.verificationId, code: code)
         }
     }
 

@@ -1,0 +1,58 @@
+import Foundation
+import TacitCrypto
+import TacitHTTP
+import TacitStore
+
+extension SecurityGate {
+    /// Admits a Twilio-face request: Basic `account_sid:auth_token` of a live application
+    /// whose Verify service is the path's `:service`, that application's request budget,
+    /// and, for a route about one verification (`:sid`), that application owning it. The
+    /// application then acts for the route. Every refusal, and every problem a guard inside
+    /// the route raises, answers in Twilio's error shape.
+    func admitTwilio(_ request: HTTPRequest, then route: () async throws -> HTTPResponse) async -> HTTPResponse {
+        do {
+            let application = try await twilioApplication(request)
+            do {
+                try await limiter.spend("app", application, configuration.requestsPerApplication, at: clock.now(),
+                                        detail: "This application made too many requests; retry later.")
+            } catch {
+                metrics.refused("key_limit", at: "request")
+                throw error
+            }
+            if let sid = request.pathParameters["sid"] { try await requireTwilioOwnership(sid, by: application, path: request.path) }
+            return try await ActingApplication.$id.withValue(application) { try await route() }
+        } catch let error as TwilioError {
+            return error.response
+        } catch let problem as APIProblem {
+            return TwilioError(problem, path: request.path).response
+        } catch {
+            return TwilioError.unavailable.response
+        }
+    }
+
+    /// The application the credential and the path's service belong to. A good credential
+    /// with another service's sid is refused as Twilio refuses a service it doesn't know
+    /// (404); anything else wrong with the credential is one 401.
+    private func twilioApplication(_ request: HTTPRequest) async throws -> String {
+        guard let credential = TwilioBasicAuth(request), let applications = store as? any ApplicationStore else {
+            throw TwilioError.authentication
+        }
+        let directory = ApplicationDirectory(store: applications)
+        let service = request.pathParameters["service"] ?? ""
+        if let application = try await directory.twilio(accountSid: credential.accountSid, authToken: credential.authToken,
+                                                        serviceSid: service) {
+            return application.id
+        }
+        guard try await directory.twilio(accountSid: credential.accountSid, authToken: credential.authToken) != nil else {
+            throw TwilioError.authentication
+        }
+        throw TwilioError.notFound(request.path)
+    }
+
+    /// As `requireOwnership` for `/v1`: another application's verification and an unknown
+    /// sid get the same 404 from the same indexed read, before the route reads anything.
+    private func requireTwilioOwnership(_ sid: String, by application: String, path: String) async throws {
+        let owner = TwilioFace.isVerificationSid(sid) ? try await store.owner(ofVerification: sid) : nil
+        guard let owner, ConstantTime.equals(owner, application) else { throw TwilioError.notFound(path) }
+    }
+}

@@ -92,6 +92,19 @@ struct TwilioFaceAuthTests {
         }
     }
 
+    @Test("a method no face route takes gets 401 20003 without the credential, and 405 20004 with Allow behind it")
+    func unroutedMethod() async throws {
+        try await TestApplication.test(.inProcess) { app, keyless in
+            let twilio = try await TwilioCalls.make(app, keyless)
+            let path = twilio.service + "/Verifications/VE" + String(repeating: "0", count: 32)
+            let keyless = try await keyless.send("DELETE", path)
+            #expect(keyless.status == 401 && keyless.json["code"] as? Int == 20003)
+            let refused = try await twilio.client.send("DELETE", path, headers: ["Authorization": twilio.authorization])
+            #expect(refused.status == 405 && refused.json["code"] as? Int == 20004, "\(refused.status) \(refused.text) \(refused.headers)")
+            #expect(refused.header("allow")?.contains("GET") == true)
+        }
+    }
+
     @Test("the face's OpenAPI document is served, open, and lists the face's four operations")
     func openAPI() async throws {
         try await TestApplication.test(.inProcess) { _, keyless in

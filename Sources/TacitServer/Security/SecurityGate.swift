@@ -53,6 +53,7 @@ struct SecurityGate: Sendable {
         if !dev, declared.contains(where: \.isDevOnly) || request.path.hasPrefix(RouteSecurity.devNamespace) {
             return APIProblem.noSuchRoute.response
         }
+        if declared.contains(where: { $0.access == .twilio }) { return await admitTwilio(request) { TwilioError.unrouted(answer) } }
         let open = declared.isEmpty ? request.pathSegments.first != "v1" : declared.allSatisfy { $0.access == .open }
         if open { return answer }
         return await admit(request, .unrouted(method: request.method)) { answer }

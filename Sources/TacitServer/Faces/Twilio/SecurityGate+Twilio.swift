@@ -38,7 +38,9 @@ extension SecurityGate {
             throw TwilioError.authentication
         }
         let directory = ApplicationDirectory(store: applications)
-        let service = request.pathParameters["service"] ?? ""
+        // A request no route took (a method the path has no route for) carries no captures.
+        let segments = request.pathSegments
+        let service = request.pathParameters["service"] ?? (segments.count > 2 && segments[1] == "Services" ? String(segments[2]) : "")
         if let application = try await directory.twilio(accountSid: credential.accountSid, authToken: credential.authToken,
                                                         serviceSid: service) {
             return application.id

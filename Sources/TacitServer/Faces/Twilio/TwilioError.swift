@@ -61,6 +61,14 @@ extension TwilioError {
     static let methodNotAllowed = TwilioError(status: 405, code: 20004, message: "Method not allowed")
     static let unavailable = TwilioError(status: 503, code: 20503, message: "Service unavailable")
 
+    /// The router's answer to a method no face route at the path takes (405 with `Allow`),
+    /// in Twilio's shape, for a caller whose credential the gate has checked.
+    static func unrouted(_ answer: HTTPResponse) -> HTTPResponse {
+        var error = answer.status == 405 ? methodNotAllowed : TwilioError(status: answer.status, code: 20404, message: "Not found")
+        error.headers = answer.headers.filter { $0.0.lowercased() == "allow" }
+        return error.response
+    }
+
     /// What Tacit's shared guards refuse with (rate limits, destination lists, the
     /// ownership check), in Twilio's words; `path` names the resource a 404 is about.
     init(_ problem: APIProblem, path: String) {

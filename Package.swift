@@ -36,7 +36,7 @@ let package = Package(
         .target(
             name: "TacitServer",
             dependencies: ["TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite", "TacitHTTP"],
-            resources: [.copy("Console"), .copy("openapi.json"), .copy("vonage-openapi.json")]
+            resources: [.copy("Console"), .copy("openapi.json"), .copy("vonage-openapi.json"), .copy("openapi-twilio.json")]
         ),
         // The development providers (virtual operator, handset inbox) behind the server's ports.
         .target(

@@ -47,6 +47,7 @@ extension TacitApplication {
         let runner = engine.runner
         var router = RouteTable(metrics: engine.metrics, gate: withVonageFace(engine.security.gate))
         let checks = dependencies.silentProviderChecks
+        let assets = ConsoleAssets()
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
                            allowVirtualRange: configuration.dev, providerChecks: { checks[$0] }).register(&router)
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub,
@@ -56,10 +57,13 @@ extension TacitApplication {
         CallbackRoutes(runner: runner, store: store, settings: configuration.callbacks,
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
         ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub, clock: runner.clock,
-                      assets: ConsoleAssets(), ready: { [weak self] in self?.ready ?? false }).register(&router)
+                      assets: assets, ready: { [weak self] in self?.ready ?? false }).register(&router)
         let verdicts = dependencies.silentVerdicts ?? NoSilentVerdicts()
         SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys, verdicts: verdicts)).register(&router)
         mountVonageFace(on: &router, runner: runner, secrets: secrets, keys: engine.silentKeys, verdicts: verdicts)
+        let clock = dependencies.clock
+        TwilioRoutes(runner: runner, store: store, ids: TwilioFace.verificationSids(now: { clock.now() }), phones: PhoneNumberParser(),
+                     allowVirtualRange: configuration.dev, silentKeys: engine.silentKeys, assets: assets).register(&router)
         mountProviders(on: &router, keys: engine.silentKeys)
         return router
     }

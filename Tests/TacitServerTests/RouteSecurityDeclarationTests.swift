@@ -45,6 +45,7 @@ struct RouteSecurityDeclarationTests {
             "GET /healthz", "GET /readyz", "GET /metrics", "GET /v1/openapi.json", "GET /", "GET /:file",
             "POST /v1/callbacks/vonage", "POST /v1/callbacks/twilio", "GET /v1/silent/checks/:token", "GET /v1/silent/callback",
             "GET /v2/verify/openapi.json", "GET /v2/verify/:id/silent-auth/redirect",
+            "POST /v1/silent/checks/:token", "GET /v2/twilio/openapi.json",
         ]
         #expect(open.subtracting(expected).allSatisfy { $0.contains(" /operator/") || $0.contains(" /camara/") }, "\(open.subtracting(expected))")
         #expect(expected.isSubset(of: open))
@@ -77,7 +78,9 @@ struct RouteSecurityDeclarationTests {
             guarded["\(declaration.method) \(declaration.pattern)"] = declaration.guards
         }
         #expect(guarded == ["POST /v1/verifications": [.start], "POST /v1/verifications/:id/check": [.failedChecks],
-                            "POST /v2/verify": [.start], "POST /v2/verify/:id": [.failedChecks]])
+                            "POST /v2/verify": [.start], "POST /v2/verify/:id": [.failedChecks],
+                            "POST /v2/Services/:service/Verifications": [.start],
+                            "POST /v2/Services/:service/VerificationCheck": [.failedChecks]])
     }
 
     @Test("with --dev the handset routes the dev providers mount are declared dev-only; without it none is mounted and nothing under /v1/dev/ exists, whatever the method or key")
@@ -101,7 +104,7 @@ struct RouteSecurityDeclarationTests {
     func keylessRefusedEverywhere() async {
         let table = Self.table(dev: false)
         let router = table.router
-        for declaration in table.declarations where declaration.security.access != .open {
+        for declaration in table.declarations where declaration.security.access != .open && declaration.security.access != .twilio {
             let path = Self.path(for: declaration.pattern)
             if declaration.security.isDevOnly {
                 for method in ["GET", "POST", "DELETE", "OPTIONS"] {
@@ -115,6 +118,17 @@ struct RouteSecurityDeclarationTests {
             let reply = await Self.send(router, declaration.method, path)
             #expect(reply.status == 401, "\(declaration.method) \(path)")
             #expect(reply.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+        }
+    }
+
+    @Test("without a credential, every Twilio-face route refuses with 401 20003 and the Basic challenge")
+    func twilioRoutesNeedTheirCredential() async {
+        let table = Self.table(dev: false)
+        let router = table.router
+        for declaration in table.declarations where declaration.security.access == .twilio {
+            let reply = await Self.send(router, declaration.method, Self.path(for: declaration.pattern))
+            #expect(reply.status == 401, "\(declaration.method) \(declaration.pattern)")
+            #expect(reply.header("WWW-Authenticate")?.hasPrefix("Basic") == true)
         }
     }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the API from its own OpenAPI document with schemathesis against a live dev
+# Fuzzes the API, and the Twilio face, from their own OpenAPI documents with schemathesis against a live dev
 # server: no 5xx, and every status, content type and body conforms to the document.
 # The Vonage Verify v2 face's own document is fuzzed after, for a third of the time (at
 # least 10 s), with the Basic credentials of an application made for the run.
@@ -32,3 +32,12 @@ vonage_seconds=$(( seconds / 3 > 10 ? seconds / 3 : 10 ))
 "$venv/bin/schemathesis" run "$url/v2/verify/openapi.json" --url "$url" --header "Authorization: Basic $basic" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
     --max-time "$vonage_seconds" --request-timeout 10 --suppress-health-check all --no-color
+
+# The Twilio face, for a third of the time, with an application's Basic credential and its
+# service sid: no 5xx, and answers that conform to the face's own document.
+twilio=$("$bin" apps create --name fuzz-twilio --json --db "$work/fuzz.db")
+field() { "$venv/bin/python" -c "import json,sys; print(json.loads(sys.argv[1])['twilio'][sys.argv[2]])" "$twilio" "$1"; }
+"$venv/bin/python" "$(dirname "$0")/twilio_document.py" "$url" "$(field service_sid)" > "$work/twilio.json"
+"$venv/bin/schemathesis" run "$work/twilio.json" --url "$url" --auth "$(field account_sid):$(field auth_token)" \
+    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+    --max-time $(( seconds / 3 > 5 ? seconds / 3 : 5 )) --request-timeout 10 --suppress-health-check all --no-color

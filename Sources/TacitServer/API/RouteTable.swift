@@ -55,12 +55,14 @@ struct RouteTable: Sendable {
     }
 
     /// Adds a code-check route: the failed-check guard admits the check, then acts on the
-    /// `CheckResult` the handler reports beside its response.
+    /// `CheckResult` the handler reports beside its response. `locate` names the
+    /// verification checked: the path's `:id`, unless the route names it otherwise.
     mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
+                      locating locate: @escaping @Sendable (HTTPRequest) async throws -> String? = { $0.pathParameters["id"] },
                       checking handler: @escaping @Sendable (HTTPRequest) async throws -> CheckAnswer) {
         let gate = self.gate, metrics = self.metrics
         mount(method, pattern, security, guards: [.failedChecks]) { request in
-            try await gate.check(request) {
+            try await gate.check(request, id: try await locate(request)) {
                 var result: CheckResult?
                 let response = await Self.answer {
                     let answer = try await handler(request)

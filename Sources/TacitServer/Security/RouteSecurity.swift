@@ -12,6 +12,9 @@ struct RouteSecurity: Sendable, Equatable {
         /// The Vonage Verify v2 face's own credentials: a Vonage application JWT or Basic
         /// `api_key:api_secret` (`VonageAuthenticator`), answered in Vonage's error shape.
         case vonage
+        /// The Twilio Verify v2 face's own credential: Basic `account_sid:auth_token` of an
+        /// application whose Verify service the path's `:service` names (`SecurityGate+Twilio`).
+        case twilio
     }
 
     var access: Access
@@ -26,6 +29,8 @@ struct RouteSecurity: Sendable, Equatable {
     static let read = RouteSecurity(access: .key(scope: Scope.read, clientToken: nil))
     /// Changes to verifications.
     static let write = RouteSecurity(access: .key(scope: Scope.write, clientToken: nil))
+    /// The Twilio Verify v2 face's routes.
+    static let twilio = RouteSecurity(access: .twilio)
 
     /// A call to the Vonage Verify v2 face.
     static let vonage = RouteSecurity(access: .vonage)

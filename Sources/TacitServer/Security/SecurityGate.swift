@@ -28,6 +28,7 @@ struct SecurityGate: Sendable {
                then route: () async throws -> HTTPResponse) async -> HTTPResponse {
         if security.isDevOnly, !dev { return APIProblem.noSuchRoute.response }
         if security.access == .vonage { return await admitVonage(request, then: route) }
+        if security.access == .twilio { return await admitTwilio(request, then: route) }
         do {
             if case .key(let scope, let permission) = security.access {
                 let principal = try await authenticator.authenticate(request, scope: scope, id: request.pathParameters["id"],
@@ -56,6 +57,7 @@ struct SecurityGate: Sendable {
         if !dev, declared.contains(where: \.isDevOnly) || request.path.hasPrefix(RouteSecurity.devNamespace) {
             return APIProblem.noSuchRoute.response
         }
+        if declared.contains(where: { $0.access == .twilio }) { return await admitTwilio(request) { TwilioError.unrouted(answer) } }
         let open = declared.isEmpty ? request.pathSegments.first != "v1" : declared.allSatisfy { $0.access == .open }
         if open { return answer }
         if declared.contains(.vonage) { return await admit(request, .vonage) { answer } }
@@ -71,11 +73,12 @@ struct SecurityGate: Sendable {
 
     /// Runs a code check behind the failed-check guard, which then records the check's
     /// `CheckResult`; a completed code check counts toward the send-to-verify conversion.
-    func check(_ request: HTTPRequest, _ route: () async -> CheckAnswer) async throws -> HTTPResponse {
+    /// `id` is the verification the check is about (a face may name it in the body or by number).
+    func check(_ request: HTTPRequest, id: String?, _ route: () async -> CheckAnswer) async throws -> HTTPResponse {
         // The state kept from the verification's last change is enough here: the number
         // never changes, and a verification that has since finished is refused by the check.
         // Inside the gate's `StoreScope`, another application's reads as absent.
-        guard let id = request.pathParameters["id"], let verification = try await store.recentVerification(id: id),
+        guard let id, let verification = try await store.recentVerification(id: id),
               verification.status == .pending else { return await route().response }
         try await checks.admit(verification)
         let answer = await route()

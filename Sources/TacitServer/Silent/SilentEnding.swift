@@ -1,25 +1,49 @@
 import Foundation
 import TacitCore
 import TacitCrypto
+import TacitHTTP
 
-/// How the check_url round trip ends for the face that started the verification. The
-/// body is `{"request_id", "code"}` for every face (the request id is the verification's
-/// own, whatever its shape); what differs is the code's form: `/v1` hands out a long
-/// `sa_` token, while Vonage's check takes 4 to 10 letters and digits, so a verification
-/// started through the Vonage face gets 10 of them (about 59 bits, with three tries).
-enum SilentEnding: Sendable {
+/// How the check_url round trip ends for the face that started the verification, once
+/// the network has matched the SIM. One mechanism for all: the match puts a code's keyed
+/// hash in the step's slot, and a check presenting that code completes the step. What
+/// differs is the code and who gets it:
+/// - `/v1` hands the device a long `sa_` token, in `{"request_id", "code"}`;
+/// - Vonage's check takes 4 to 10 letters and digits, so a verification started through
+///   the Vonage face gets 10 of them (about 59 bits, with three tries), the same way;
+/// - Twilio's SNA hands nothing to the device: its backend then asks with a
+///   VerificationCheck without a code, so the code is derived from the server's check key,
+///   never leaves the server, and the flow keeps no copy.
+enum SilentEnding: Sendable, Equatable {
     case v1
     case vonage
+    case twilio
 
     init(face: String) {
-        self = face == Verification.vonageFace ? .vonage : .v1
+        switch face {
+        case Verification.vonageFace: self = .vonage
+        case TwilioFace.name: self = .twilio
+        default: self = .v1
+        }
     }
 
-    func makeCode() -> String {
+    /// Whether the device receives the code (false: the face's backend presents it).
+    var handsCodeToDevice: Bool { self != .twilio }
+
+    /// The code the match issues for `check`.
+    func code(for check: CheckToken, keys: SilentKeys) throws(CryptoError) -> String {
         switch self {
-        case .v1: return Token.generate(prefix: "sa_", bytes: 16)
-        case .vonage: return Self.alphanumerics(10)
+        case .v1: Token.generate(prefix: "sa_", bytes: 16)
+        case .vonage: Self.alphanumerics(10)
+        case .twilio: try keys.heldCode(verificationId: check.verificationId, step: check.step)
         }
+    }
+
+    /// What the device's last hop answers once the code is in place.
+    func answer(verificationId: String, code: String) -> HTTPResponse {
+        let body: [String: JSONValue] = handsCodeToDevice
+            ? ["request_id": .string(verificationId), "code": .string(code)]
+            : ["request_id": .string(verificationId), "status": .string("success")]
+        return .json(bytes: JSONText.object(body), headers: [("Cache-Control", "no-store")])
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
@@ -34,5 +58,13 @@ enum SilentEnding: Sendable {
             }
         }
         return text
+    }
+}
+
+extension SilentKeys {
+    /// The Twilio ending's code for a verification's silent step, from the check key:
+    /// unguessable without the server's secret, and the same each time it is derived.
+    func heldCode(verificationId: String, step: Int) throws(CryptoError) -> String {
+        "sa_" + Base64.urlEncode(try latchMAC.authenticate(Array("held:\(verificationId):\(step)".utf8)))
     }
 }

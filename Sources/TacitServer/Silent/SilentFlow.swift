@@ -105,7 +105,7 @@ struct SilentFlow: Sendable {
     /// in place: an answer arriving twice finds the code slot changed and is refused,
     /// leaving the code the first answer issued as the only one.
     private func issueCode(_ check: CheckToken, ending: SilentEnding, events: [EventDraft]) async throws -> HTTPResponse {
-        let code = ending.makeCode()
+        let code = try ending.code(for: check, keys: keys)
         let hash = try runner.secrets.codeHash(code, verificationId: check.verificationId, step: check.step)
         let latch = try check.latch(with: keys.latchMAC)
         let outcome = try await runner.recordingTransition(check.verificationId) { machine -> (Opening, [EventDraft]) in
@@ -115,14 +115,15 @@ struct SilentFlow: Sendable {
                 return (.replayed, [])
             }
             try machine.handle(.codeIssued(step: check.step, hash: hash))
-            return (.opened, [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(true)] + events + [SilentNotes.codeIssued])
+            let issued = ending.handsCodeToDevice ? SilentNotes.codeIssued : SilentNotes.codeHeld
+            return (.opened, [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(true)] + events + [issued])
         }
         switch outcome?.result {
         case nil: throw APIProblem.checkURLInvalid
         case .inactive?: throw APIProblem.checkURLInactive
         case .replayed?: throw APIProblem.checkURLUsed
         case .opened?:
-            return .json(bytes: JSONText.object(["request_id": .string(check.verificationId), "code": .string(code)]), headers: [("Cache-Control", "no-store")])
+            return ending.answer(verificationId: check.verificationId, code: code)
         }
     }
 

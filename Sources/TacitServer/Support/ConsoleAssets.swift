@@ -18,8 +18,10 @@ struct ConsoleAssets: Sendable {
                 files[name] = (types[ext] ?? "application/octet-stream", Array(data))
             }
         }
-        if let url = Bundle.module.url(forResource: "openapi", withExtension: "json"), let data = try? Data(contentsOf: url) {
-            files["openapi.json"] = ("application/json", Array(data))
+        for name in ["openapi", "openapi-twilio"] {
+            if let url = Bundle.module.url(forResource: name, withExtension: "json"), let data = try? Data(contentsOf: url) {
+                files[name + ".json"] = ("application/json", Array(data))
+            }
         }
         self.files = files
     }

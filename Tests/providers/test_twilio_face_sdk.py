@@ -1,0 +1,166 @@
+"""The Twilio Verify v2 face with Twilio's own SDK (twilio 9.13.0), unmodified: the SDK's
+verify domain is aimed at a dev `tacit serve --tls-cert …` on loopback (research §3.8),
+which it trusts through REQUESTS_CA_BUNDLE, with the credentials `tacit apps create` prints.
+Codes come from the dev handset inbox of `+990` numbers; the SNA check URL is opened from
+127.0.0.2, the virtual operator's cellular range."""
+import concurrent.futures
+import json
+import re
+import subprocess
+
+import pytest
+import requests
+from requests.adapters import HTTPAdapter
+from twilio.base.exceptions import TwilioRestException
+from twilio.rest import Client
+
+from conftest import Tacit
+
+NUMBER = "+99012345672"
+SILENT = "+99012345670"
+
+
+@pytest.fixture(scope="module")
+def face(binary, fake, tls_files):
+    """A dev server over HTTPS. Dev mode runs the virtual operator and the handset inbox."""
+    server = Tacit(binary, fake.url, serve_args=("--dev", "--tls-cert", tls_files.cert, "--tls-key", tls_files.key),
+                   scheme="https", cafile=tls_files.cert)
+    yield server
+    server.stop()
+
+
+def create_app(face, name):
+    made = subprocess.run([face.binary, "apps", "create", "--name", name, "--json", "--db", face.db],
+                          env=face.env, capture_output=True, text=True, timeout=30, check=True)
+    return json.loads(made.stdout)["twilio"]
+
+
+@pytest.fixture(scope="module")
+def credentials(face):
+    return create_app(face, "sdk-shop")
+
+
+def sdk(face, credentials, token=None):
+    client = Client(credentials["account_sid"], token or credentials["auth_token"])
+    client.verify.base_url = face.url
+    return client.verify.v2.services(credentials["service_sid"])
+
+
+@pytest.fixture
+def service(face, credentials, trust_tacit_tls):
+    return sdk(face, credentials)
+
+
+def inbox_code(face, number):
+    reply = requests.get(f"{face.url}/v1/dev/handsets/{number.replace('+', '%2B')}/inbox", timeout=10)
+    assert reply.status_code == 200, reply.text
+    body = reply.json()["messages"][-1]["body"]
+    return re.search(r"\d{4,10}", body).group(0)
+
+
+def test_sms_flow_with_the_inbox_code_approves(face, service):
+    verification = service.verifications.create(to=NUMBER, channel="sms")
+    assert re.fullmatch(r"VE[0-9a-f]{32}", verification.sid)
+    assert verification.status == "pending" and verification.channel == "sms" and verification.to == NUMBER
+    assert len(verification.send_code_attempts) == 1
+    check = service.verification_checks.create(to=NUMBER, code=inbox_code(face, NUMBER))
+    assert check.status == "approved" and check.valid is True and check.sid == verification.sid
+    fetched = service.verifications(verification.sid).fetch()
+    assert fetched.status == "approved"
+    assert fetched.date_created is not None and not isinstance(fetched.date_created, str), "the SDK parses Twilio's dates"
+
+
+def test_wrong_codes_up_to_the_limit_then_60202(face, service):
+    verification = service.verifications.create(to=NUMBER, channel="sms")
+    right = inbox_code(face, NUMBER)
+    wrong = "000000" if right != "000000" else "111111"
+    for _ in range(4):
+        assert service.verification_checks.create(to=NUMBER, code=wrong).status == "pending"
+    with pytest.raises(TwilioRestException) as raised:
+        service.verification_checks.create(to=NUMBER, code=wrong)
+    assert raised.value.status == 429 and raised.value.code == 60202
+    assert service.verifications(verification.sid).fetch().status == "max_attempts_reached"
+    with pytest.raises(TwilioRestException) as late:
+        service.verification_checks.create(verification_sid=verification.sid, code=right)
+    assert late.value.code == 60202
+
+
+def test_cancel_then_the_sid_is_gone_for_checks(face, service):
+    verification = service.verifications.create(to=NUMBER, channel="call")
+    assert service.verifications(verification.sid).update(status="canceled").status == "canceled"
+    with pytest.raises(TwilioRestException) as raised:
+        service.verification_checks.create(to=NUMBER, code="123456")
+    assert raised.value.status == 404 and raised.value.code == 20404
+
+
+def test_approve_without_a_code(face, service):
+    verification = service.verifications.create(to=NUMBER, channel="whatsapp")
+    approved = service.verifications(verification.sid).update(status="approved")
+    assert approved.status == "approved" and approved.valid is True
+
+
+def test_a_second_start_resends_and_a_concurrent_start_shares_the_sid(face, service):
+    first = service.verifications.create(to=NUMBER, channel="sms")
+    again = service.verifications.create(to=NUMBER, channel="call")
+    assert again.sid == first.sid and [a["channel"] for a in again.send_code_attempts] == ["sms", "call"]
+    service.verifications(first.sid).update(status="canceled")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
+        started = list(pool.map(lambda _: service.verifications.create(to=NUMBER, channel="sms"), range(3)))
+    assert len({v.sid for v in started}) == 1, "one verification; the others sent again"
+    fetched = service.verifications(started[0].sid).fetch()
+    assert len(fetched.send_code_attempts) == 3
+    assert service.verification_checks.create(to=NUMBER, code=inbox_code(face, NUMBER)).status == "approved"
+
+
+def test_bad_credentials_raise_20003(face, credentials, trust_tacit_tls):
+    with pytest.raises(TwilioRestException) as raised:
+        sdk(face, credentials, token="0" * 32).verifications.create(to=NUMBER, channel="sms")
+    assert raised.value.status == 401 and raised.value.code == 20003
+
+
+def test_another_applications_credential_sees_an_unknown_sid(face, service, credentials, trust_tacit_tls):
+    verification = service.verifications.create(to=NUMBER, channel="sms")
+    other = sdk(face, create_app(face, "sdk-other"))
+    for call in (lambda: other.verifications(verification.sid).fetch(),
+                 lambda: other.verifications(verification.sid).update(status="canceled"),
+                 lambda: other.verification_checks.create(verification_sid=verification.sid, code="123456")):
+        with pytest.raises(TwilioRestException) as raised:
+            call()
+        assert raised.value.status == 404 and raised.value.code == 20404
+    assert service.verifications(verification.sid).fetch().status == "pending"
+    service.verifications(verification.sid).update(status="canceled")
+
+
+@pytest.mark.parametrize("arguments, code", [
+    ({"to": "not-a-number", "channel": "sms"}, 60200),
+    ({"to": NUMBER, "channel": "pigeon"}, 60200),
+    ({"to": NUMBER, "channel": "sms", "custom_code": "123456"}, 60204),
+])
+def test_bad_input_raises_400_with_twilios_code(face, service, arguments, code):
+    with pytest.raises(TwilioRestException) as raised:
+        service.verifications.create(**arguments)
+    assert raised.value.status == 400 and raised.value.code == code
+
+
+class CellularAdapter(HTTPAdapter):
+    """Connections that leave from 127.0.0.2: the virtual operator's cellular path."""
+
+    def init_poolmanager(self, *args, **kwargs):
+        kwargs["source_address"] = ("127.0.0.2", 0)
+        super().init_poolmanager(*args, **kwargs)
+
+
+def test_sna_for_the_virtual_operator_number_approves_after_the_cellular_open(face, service):
+    verification = service.verifications.create(to=SILENT, channel="sna")
+    url = verification.sna["url"]
+    assert url.startswith(face.url)
+    with pytest.raises(TwilioRestException) as early:
+        service.verification_checks.create(to=SILENT)
+    assert early.value.code == 60519
+    device = requests.Session()
+    device.mount("https://", CellularAdapter())
+    opened = device.post(url, timeout=10)
+    assert opened.status_code == 200, opened.text
+    assert "code" not in opened.json()
+    check = service.verification_checks.create(to=SILENT)
+    assert check.status == "approved" and check.channel == "sna"

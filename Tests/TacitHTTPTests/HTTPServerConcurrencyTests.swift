@@ -1,4 +1,5 @@
 import Foundation
+import TacitTesting
 import Testing
 import TacitHTTP
 
@@ -86,13 +87,18 @@ struct HTTPServerConcurrencyTests {
         configuration.shutdownGracePeriod = .milliseconds(50)
         let server = HTTPServer(configuration: configuration, handler: handler)
         try server.start()
-        let client = HTTPClient(port: server.port)
-        async let reply = client.send("GET", "/stuck")
+        // A raw socket, read on a thread of its own: what the server sent is all this test
+        // looks at, with no client library's queues between the bytes and the assertions.
+        let connection = try RawConnection(port: server.port)
+        try connection.send("GET /stuck HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         await gate.waitForArrivals(1)
         await server.shutdown()
-        let answer = try await reply
-        #expect(answer.status == 503)
-        #expect(answer.json["type"] as? String == "shutting-down")
+        let text = try await offThePool { try connection.readToEnd() }
+        let head = text.components(separatedBy: "\r\n\r\n").first ?? ""
+        let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+        #expect(head.hasPrefix("HTTP/1.1 503"), "\(head)")
+        let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+        #expect(json?["type"] as? String == "shutting-down")
         gate.open()
     }
 

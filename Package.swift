@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "TacitOperator", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP"]),
         .target(
             name: "TacitServer",
-            dependencies: ["TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite", "TacitHTTP"],
+            dependencies: ["TacitNetworking", "TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite", "TacitHTTP"],
             resources: [.copy("Console"), .copy("openapi.json"), .copy("vonage-openapi.json"), .copy("openapi-twilio.json")]
         ),
         // The development providers (virtual operator, handset inbox) behind the server's ports.
@@ -53,13 +53,15 @@ let package = Package(
         .target(name: "TacitProvidersSMPP", dependencies: ["TacitCore", "TacitServer"]),
         // CAMARA Number Verification (silent auth) and SIM Swap (CIBA) at any operator or aggregator.
         .target(name: "TacitProvidersCAMARA", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitServer", "CCrypto"]),
-        .target(name: "TacitKit", dependencies: [.target(name: "CSSL", condition: .when(platforms: [.linux]))]),
-        .target(name: "TacitTesting", dependencies: ["TacitCore", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitHTTP", "TacitServer", "TacitProvidersDev", "TacitKit", "CCrypto"]),
+        // URLSession calls whose cancellation can't deadlock, for the SDK and the server alike.
+        .target(name: "TacitNetworking"),
+        .target(name: "TacitKit", dependencies: ["TacitNetworking", .target(name: "CSSL", condition: .when(platforms: [.linux]))]),
+        .target(name: "TacitTesting", dependencies: ["TacitNetworking", "TacitCore", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitHTTP", "TacitServer", "TacitProvidersDev", "TacitKit", "CCrypto"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP"],
+            dependencies: ["TacitNetworking", "TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
@@ -88,9 +90,9 @@ let package = Package(
         .testTarget(name: "TacitPhoneTests", dependencies: ["TacitPhone"]),
         .testTarget(name: "TacitStoreSQLiteTests", dependencies: ["TacitStoreSQLite", "TacitStorePostgres", "TacitStore", "TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitStorePostgresTests", dependencies: ["TacitStorePostgres", "TacitStore", "TacitCore", "TacitTesting"]),
-        .testTarget(name: "TacitHTTPTests", dependencies: ["TacitHTTP", "TacitKit", "TacitTesting"]),
+        .testTarget(name: "TacitHTTPTests", dependencies: ["TacitNetworking", "TacitHTTP", "TacitKit", "TacitTesting"]),
         .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
-        .testTarget(name: "TacitServerTests", dependencies: ["TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto", "TacitProvidersDev"]),
+        .testTarget(name: "TacitServerTests", dependencies: ["TacitNetworking", "TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto", "TacitProvidersDev"]),
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
         .testTarget(name: "TacitProvidersTwilioTests", dependencies: ["TacitProvidersTwilio", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersVonageTests", dependencies: ["TacitProvidersVonage", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),

@@ -1,4 +1,5 @@
 import Foundation
+import TacitNetworking
 import TacitCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking

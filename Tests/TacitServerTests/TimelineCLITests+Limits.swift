@@ -1,4 +1,5 @@
 import Foundation
+import TacitNetworking
 import TacitCore
 import TacitServer
 #if canImport(FoundationNetworking)

@@ -1,5 +1,5 @@
 import Foundation
-import TacitCore
+import TacitNetworking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

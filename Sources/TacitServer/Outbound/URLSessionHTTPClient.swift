@@ -1,4 +1,5 @@
 import Foundation
+import TacitNetworking
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -126,12 +126,16 @@ def check_rate(server, face, checks_file, prepared):
     samples.append((time.monotonic(), completed()))
     start = max((i for i, (_, count) in enumerate(samples) if count == before), default=0)
     end = next((i for i, (_, count) in enumerate(samples) if count - before >= 0.98 * prepared), len(samples) - 1)
+    if start + 1 >= len(samples):
+        raise RuntimeError(f"{face.name}: no right-code check was counted in /metrics ({prepared} prepared)")
     (t0, c0), (t1, c1) = samples[start], samples[max(end, start + 1)]
     return (c1 - c0) / (t1 - t0), samples[-1][1] - before
 
 
 def main():
-    server = Server()
+    # Keyed callers from one address meet the per-key and per-address limits that keyless
+    # --dev calls don't: raised out of the way, since the figure is throughput.
+    server = Server(extra=["--rate-requests-per-key", "100000000/60", "--rate-verifications-per-ip", "100000000/3600"])
     application = create_application(server.db)
     server.start()
     faces = [Face(name, application) for name in FACES]

@@ -106,11 +106,10 @@ struct SecurityGate: Sendable {
         do {
             try await limiter.spend("key", key.id, configuration.requestsPerKey, at: clock.now(),
                                     detail: "This API key made too many requests; retry later.")
-            try await limiter.spend("app", key.applicationId, configuration.requestsPerApplication, at: clock.now(),
-                                    detail: "This application made too many requests; retry later.")
         } catch {
             metrics.refused("key_limit", at: "request")
             throw error
         }
+        try await spendApplicationLimit(key.applicationId)
     }
 }

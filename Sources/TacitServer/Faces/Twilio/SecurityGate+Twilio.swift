@@ -12,19 +12,8 @@ extension SecurityGate {
     func admitTwilio(_ request: HTTPRequest, then route: () async throws -> HTTPResponse) async -> HTTPResponse {
         do {
             let application = try await twilioApplication(request)
-            do {
-                try await limiter.spend("app", application, configuration.requestsPerApplication, at: clock.now(),
-                                        detail: "This application made too many requests; retry later.")
-            } catch {
-                metrics.refused("key_limit", at: "request")
-                throw error
-            }
-            // Scoped like every keyed route (see `StoreScope`): the sid's read and every read
-            // the route makes see only this application's verifications.
-            return try await StoreScope.$application.withValue(application) {
-                if let sid = request.pathParameters["sid"] { try await requireTwilioVisible(sid, path: request.path) }
-                return try await route()
-            }
+            return try await runFace(for: application, verificationID: request.pathParameters["sid"],
+                                     isFaceID: TwilioFace.isVerificationSid, notFound: TwilioError.notFound(request.path), route)
         } catch let error as TwilioError {
             return error.response
         } catch let problem as APIProblem {
@@ -53,12 +42,5 @@ extension SecurityGate {
             throw TwilioError.authentication
         }
         throw TwilioError.notFound(request.path)
-    }
-
-    /// As `requireVisible` for `/v1`: inside the scope, another application's verification
-    /// and an unknown sid get the same 404 from the same read.
-    private func requireTwilioVisible(_ sid: String, path: String) async throws {
-        let visible = TwilioFace.isVerificationSid(sid) ? try await store.recentVerification(id: sid) : nil
-        guard visible != nil else { throw TwilioError.notFound(path) }
     }
 }

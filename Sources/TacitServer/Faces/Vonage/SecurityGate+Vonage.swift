@@ -14,22 +14,8 @@ extension SecurityGate {
         await VonageProblem.answering {
             guard let vonage else { throw VonageProblem.notFound }
             let application = try await vonage.authenticate(request)
-            do {
-                try await limiter.spend("app", application.id, configuration.requestsPerApplication, at: clock.now(),
-                                        detail: "This application made too many requests; retry later.")
-            } catch {
-                metrics.refused("key_limit", at: "request")
-                throw error
-            }
-            // Scoped like every keyed route (see `StoreScope`): the ownership read and every
-            // read the route makes see only this application's verifications.
-            return try await StoreScope.$application.withValue(application.id) {
-                if let id = request.pathParameters["id"] {
-                    let visible = IDGenerator.isVonageRequestID(id) ? try await store.recentVerification(id: id) : nil
-                    guard visible != nil else { throw VonageProblem.notFound }
-                }
-                return try await route()
-            }
+            return try await runFace(for: application.id, verificationID: request.pathParameters["id"],
+                                     isFaceID: IDGenerator.isVonageRequestID, notFound: VonageProblem.notFound, route)
         }
     }
 }

@@ -88,7 +88,7 @@ public struct WorkflowMachine {
             return .completed
         }
         verification.failedAttempts += 1
-        let remaining = max(0, verification.attemptLimit - verification.failedAttempts)
+        let remaining = max(0, verification.attemptLimit(on: channel) - verification.failedAttempts)
         emit(.codeRejected(channel, attemptsRemaining: remaining))
         guard remaining == 0 else { return .wrongCode(attemptsRemaining: remaining) }
         end(step: active.index, status: .failed, reason: .tooManyAttempts, label: .failed)

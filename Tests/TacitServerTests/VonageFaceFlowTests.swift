@@ -46,8 +46,8 @@ struct VonageFaceFlowTests {
         }
     }
 
-    @Test("next_workflow moves to the next channel with 200, then answers 409 at the last; cancel is 204 and the id is then gone")
-    func nextAndCancel() async throws {
+    @Test("next_workflow moves to the next channel with 200, then answers 409 at the last; past the first channel cancel is 409 and changes nothing")
+    func nextThenNoCancel() async throws {
         try await TestApplication.test(.inProcess) { app, client in
             let vonage = try await VonageFaceFixtures.make(app).client(client, app: app)
             let id = try #require(try await vonage.start("99012345674", ["sms", "voice"]).string("request_id"))
@@ -57,8 +57,29 @@ struct VonageFaceFlowTests {
             let last = try await vonage.send("POST", "/v2/verify/\(id)/next_workflow")
             #expect(last.status == 409)
             #expect(last.string("detail") == "There are no more events left to trigger.")
+            await app.advance(by: VonageCancelWindow.opensAfter)
+            let before = try #require(try await app.store.verification(id: id))
+            let refused = try await vonage.send("DELETE", "/v2/verify/\(id)")
+            #expect(refused.status == 409 && refused.string("title") == "Conflict")
+            #expect(try await app.store.verification(id: id) == before)
+        }
+    }
+
+    @Test("cancel within Vonage's first 30 s is 409 and changes nothing; after them it is 204, again 204, and the id is then gone")
+    func cancelWindow() async throws {
+        try await TestApplication.test(.inProcess) { app, client in
+            let vonage = try await VonageFaceFixtures.make(app).client(client, app: app)
+            let id = try #require(try await vonage.start("99012345674", ["sms", "voice"]).string("request_id"))
+            let before = try #require(try await app.store.verification(id: id))
+            await app.advance(by: VonageCancelWindow.opensAfter - 1)
+            let early = try await vonage.send("DELETE", "/v2/verify/\(id)")
+            #expect(early.status == 409)
+            #expect(early.string("detail") == VonageProblem.cancelOutsideWindow.detail)
+            #expect(try await app.store.verification(id: id) == before)
+            await app.advance(by: 1)
             #expect(try await vonage.send("DELETE", "/v2/verify/\(id)").status == 204)
             #expect(try await app.store.verification(id: id)?.status == .cancelled)
+            #expect(try await vonage.send("DELETE", "/v2/verify/\(id)").status == 204)
             #expect(try await vonage.send("POST", "/v2/verify/\(id)", json: ["code": "1234"]).status == 404)
             #expect(try await vonage.send("POST", "/v2/verify/\(id)/next_workflow").status == 404)
         }

@@ -29,6 +29,24 @@ struct VonageFaceSilentTests {
         }
     }
 
+    @Test("a silent-auth code gets one try, as Vonage documents: a wrong one is 410 at once, and the right one after it is 410 too")
+    func silentCodeGetsOneTry() async throws {
+        try await SilentCalls.test { calls in
+            let vonage = try await VonageFaceFixtures.make(calls.app).client(calls.client, app: calls.app)
+            let started = try await vonage.start("99012345670", ["silent_auth", "sms"])
+            let id = try #require(started.string("request_id"))
+            let end = try await calls.follow(try #require(started.string("check_url")), over: SilentCalls.cellular)
+            let code = try #require(SilentCalls.json(end.body)["code"] as? String)
+            let wrong = code == "AAAAAAAAAA" ? "BBBBBBBBBB" : "AAAAAAAAAA"
+            let refused = try await vonage.send("POST", "/v2/verify/\(id)", json: ["code": wrong])
+            #expect(refused.status == 410)
+            #expect(refused.string("detail") == "An incorrect code has been provided too many times. Workflow terminated.")
+            #expect(try await vonage.send("POST", "/v2/verify/\(id)", json: ["code": code]).status == 410)
+            let stored = try #require(try await calls.app.store.verification(id: id))
+            #expect(stored.status == .failed && stored.failedAttempts == 1)
+        }
+    }
+
     // A single silent channel: a fallback would wait for its code's send on the test clock,
     // which the Python flow (`test_vonage_face_sdk.py`) covers over a real server instead.
     @Test("a rejected silent check fails its only channel, the check_url does not open twice, and a check is then 410")

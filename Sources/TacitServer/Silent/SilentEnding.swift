@@ -9,7 +9,7 @@ import TacitHTTP
 /// differs is the code and who gets it:
 /// - `/v1` hands the device a long `sa_` token, in `{"request_id", "code"}`;
 /// - Vonage's check takes 4 to 10 letters and digits, so a verification started through
-///   the Vonage face gets 10 of them (about 59 bits, with three tries), the same way;
+///   the Vonage face gets 10 of them (about 59 bits, with the one try Vonage allows a silent-auth code), the same way;
 /// - Twilio's SNA hands nothing to the device: its backend then asks with a
 ///   VerificationCheck without a code, so the code is derived from the server's check key,
 ///   never leaves the server, and the flow keeps no copy.

@@ -87,12 +87,9 @@ struct TwilioRoutes: Sendable {
     private func options(for start: TwilioStart, application: String) async throws -> VerificationOptions {
         var options = VerificationOptions(workflow: [start.channel.channel], channelTimeout: TwilioFace.defaultTimeout)
         if let locale = start.locale { options.locale = locale }
-        if let settings = try await (store as? any ApplicationStore)?.application(id: application)?.settings {
-            if let brand = settings.brand { options.brand = brand }
-            if let length = settings.codeLength { options.codeLength = length }
-            if let timeout = settings.channelTimeout { options.channelTimeout = timeout }
-        }
-        return options
+        // Twilio's body has none of these fields: they belong to the Service, which here is
+        // the application.
+        return try await ApplicationDefaults.of(application, in: store)?.fill(options) ?? options
     }
 
     func pendingVerification(_ number: PhoneNumber, _ account: TwilioAccount) async throws -> String? {

@@ -4,7 +4,7 @@ import TacitHTTP
 
 extension VonageFaceRoutes {
     /// `POST /v2/verify/{id}` with `{"code"}`: 200 `completed`, 400 for a wrong code, 410
-    /// once Vonage's three wrong codes have ended the workflow (`Verification.attemptLimit`).
+    /// once Vonage's limit of wrong codes has ended the workflow (three, or one for a silent-auth code: `Verification.attemptLimit(on:)`).
     /// The runner's `CheckResult` goes beside the answer to the failed-check guard.
     func check(_ request: HTTPRequest) async -> CheckAnswer {
         do {

@@ -46,7 +46,11 @@ struct VonageFaceRoutes: Sendable {
         let start = try VonageStartRequest.parse(request.body, phones: phones, allowVirtualRange: allowVirtualRange).get()
         let application = ActingApplication.id ?? Application.defaultID
         let id = ids.make()
-        var draft = Verification(id: id, phoneNumber: start.number.e164, options: start.options,
+        // Vonage requires a brand, so only the code length and the channel timeout can
+        // come from the application's defaults.
+        let defaults = try await ApplicationDefaults.of(application, in: store)
+        let options = defaults.map { $0.fill(start.options, given: ApplicationDefaults.fieldNames(in: request.body) ?? []) } ?? start.options
+        var draft = Verification(id: id, phoneNumber: start.number.e164, options: options,
                                  clientTokenHash: try secrets.tokenHash(ClientToken.make(for: id)), createdAt: runner.clock.now())
         draft.applicationId = application
         draft.face = Verification.vonageFace
@@ -77,11 +81,18 @@ struct VonageFaceRoutes: Sendable {
         return .empty(status: 200)
     }
 
+    /// `DELETE /v2/verify/{id}`: 204 within Vonage's window (`VonageCancelWindow`), 409
+    /// outside it with nothing changed, 204 again for one already cancelled.
     func cancel(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try Self.requestID(request)
         let event = EventDraft("api:cancel", note: "The app cancelled the verification (DELETE /v2/verify/{id}).")
+        let now = runner.clock.now()
         do {
-            guard try await runner.transition(id, events: [event], { try $0.handle(.cancel) }) != nil else { throw VonageProblem.notFound }
+            let cancelled = try await runner.transition(id, events: [event]) { machine in
+                guard VonageCancelWindow.allows(machine.verification, at: now) else { throw VonageProblem.cancelOutsideWindow }
+                return try machine.handle(.cancel)
+            }
+            guard cancelled != nil else { throw VonageProblem.notFound }
         } catch let refusal as WorkflowRefusal {
             // A second cancel finds what the first left: done, as Vonage's DELETE is.
             if case .notPending(.cancelled) = refusal { return .empty(status: 204) }

@@ -55,6 +55,9 @@ struct VonageProblem: Error, Sendable, Equatable {
                                                detail: "There are no more events left to trigger.")
     static let noCode = VonageProblem(status: 409, slug: "no-code", title: "Conflict",
                                       detail: "The current Verify workflow step does not support a code.")
+    static let cancelOutsideWindow = VonageProblem(
+        status: 409, slug: "conflict", title: "Conflict",
+        detail: "Cancellation is only possible 30 seconds after the start of the verification request and before the second event has taken place.")
     static let internalError = VonageProblem(status: 500, slug: "internal-error", title: "Internal Error",
                                              detail: "There was an error processing your request in the Platform.")
     static let unsupportedMediaType = VonageProblem(status: 415, slug: "unsupported-media-type", title: "Unsupported Media Type",

@@ -56,16 +56,18 @@ struct RouteTable: Sendable {
 
     /// Adds a code-check route: the failed-check guard admits the check, then acts on the
     /// `CheckResult` the handler reports beside its response. `locate` names the
-    /// verification checked: the path's `:id`, unless the route names it otherwise.
+    /// verification checked: the path's `:id`, unless the route names it otherwise; the
+    /// handler gets what it named, so a route that had to look it up doesn't again.
     mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
                       locating locate: @escaping @Sendable (HTTPRequest) async throws -> String? = { $0.pathParameters["id"] },
-                      checking handler: @escaping @Sendable (HTTPRequest) async throws -> CheckAnswer) {
+                      checking handler: @escaping @Sendable (HTTPRequest, _ located: String?) async throws -> CheckAnswer) {
         let gate = self.gate, metrics = self.metrics
         mount(method, pattern, security, guards: [.failedChecks]) { request in
-            try await gate.check(request, id: try await locate(request)) {
+            let located = try await locate(request)
+            return try await gate.check(request, id: located) {
                 var result: CheckResult?
                 let response = await Self.answer {
-                    let answer = try await handler(request)
+                    let answer = try await handler(request, located)
                     result = answer.result
                     return answer.response
                 }

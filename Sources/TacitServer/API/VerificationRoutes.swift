@@ -19,7 +19,7 @@ struct VerificationRoutes: Sendable {
     func register(_ router: inout RouteTable) {
         router.add("POST", "/v1/verifications", .write, reading: readStart, starting: create)
         router.add("GET", "/v1/verifications/:id", .read, throwing: state)
-        router.add("POST", "/v1/verifications/:id/check", .write(orClientToken: Scope.silentAuthSubmit), checking: check)
+        router.add("POST", "/v1/verifications/:id/check", .write(orClientToken: Scope.silentAuthSubmit), checking: { request, _ in try await check(request) })
         router.add("POST", "/v1/verifications/:id/next", .write, throwing: next)
         router.add("DELETE", "/v1/verifications/:id", .write, throwing: cancel)
     }

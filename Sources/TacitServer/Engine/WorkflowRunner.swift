@@ -129,9 +129,17 @@ public final class WorkflowRunner: Sendable {
     func check(
         _ id: String, code: String, prepare: @escaping @Sendable (Verification) throws -> [EventDraft]
     ) async throws -> CheckResult? {
+        try await checkReturningState(id, code: code, prepare: prepare)?.result
+    }
+
+    /// `check`, with the verification as the check left it, for a face whose answer shows
+    /// it; nil beside a `.notPending` result, which changed nothing.
+    func checkReturningState(
+        _ id: String, code: String, prepare: @escaping @Sendable (Verification) throws -> [EventDraft]
+    ) async throws -> (result: CheckResult, verification: Verification?)? {
         let secrets = self.secrets
         do {
-            return try await recordingTransition(id) { machine in
+            guard let outcome = try await recordingTransition(id, { machine in
                 let v = machine.verification
                 // Throwing rolls the transaction back, so a late check leaves no event after the summary.
                 guard v.status == .pending else { throw WorkflowRefusal.notPending(v.status) }
@@ -144,9 +152,10 @@ public final class WorkflowRunner: Sendable {
                 }
                 let decision = try machine.handle(.codeSubmitted(matches: matches))
                 return (decision.check ?? .notPending(v.status), events)
-            }?.result
+            }) else { return nil }
+            return (outcome.result, outcome.verification)
         } catch WorkflowRefusal.notPending(let status) {
-            return .notPending(status)
+            return (.notPending(status), nil)
         }
     }
 

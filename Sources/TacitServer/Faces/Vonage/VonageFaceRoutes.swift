@@ -24,7 +24,7 @@ struct VonageFaceRoutes: Sendable {
         router.add("POST", "/v2/verify", .vonage, reading: readStart) { request, _ in
             await VonageProblem.answering { try await create(request) }
         }
-        router.add("POST", "/v2/verify/:id", .vonage, checking: check)
+        router.add("POST", "/v2/verify/:id", .vonage, checking: { request, _ in await check(request) })
         router.add("POST", "/v2/verify/:id/next_workflow", .vonage) { request in await VonageProblem.answering { try await next(request) } }
         router.add("DELETE", "/v2/verify/:id", .vonage) { request in await VonageProblem.answering { try await cancel(request) } }
         // Open, as Vonage's is: the sealed single-use check token in its query is the proof.

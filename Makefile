@@ -6,7 +6,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libphonenumber-dev libjemalloc-dev
-TEST_PACKAGES := chromium chromium-driver python3-venv sqlite3 postgresql-15 wrk openssl
+TEST_PACKAGES := chromium chromium-driver python3-venv sqlite3 postgresql-15 haproxy wrk openssl
 VENV := .build/venv
 SWIFT_TEST_FLAGS ?=
 # Swift Testing starts every test at once by default: on two cores the suite's own load

@@ -6,7 +6,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libphonenumber-dev libjemalloc-dev
-TEST_PACKAGES := chromium chromium-driver python3-venv sqlite3 postgresql-15 wrk openssl
+TEST_PACKAGES := chromium chromium-driver python3-venv sqlite3 postgresql-15 haproxy wrk openssl
 VENV := .build/venv
 SWIFT_TEST_FLAGS ?=
 # Swift Testing starts every test at once by default: on two cores the suite's own load
@@ -51,6 +51,7 @@ test: test-deps
 	$(MAKE) --no-print-directory test-providers
 	$(MAKE) --no-print-directory test-console
 	$(MAKE) --no-print-directory soak SOAK_KILLS=20
+	$(MAKE) --no-print-directory soak-ha SOAK_HA_KILLS=12
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
 
 # The Swift suite STRESS_RUNS times in a row, each run bounded by STRESS_TIMEOUT seconds
@@ -89,6 +90,14 @@ SOAK_KILLS ?= 200
 soak: test-deps
 	swift build --product tacit
 	TACIT_BIN=$(CURDIR)/.build/debug/tacit $(VENV)/bin/python Tests/soak/soak.py --kills $(SOAK_KILLS)
+
+# The same soak on two instances behind HAProxy on one throwaway PostgreSQL cluster: kills
+# either instance at random points and PostgreSQL once (about a minute for 12 kills).
+SOAK_HA_KILLS ?= 50
+.PHONY: soak-ha
+soak-ha: test-deps
+	swift build --product tacit
+	TACIT_BIN=$(CURDIR)/.build/debug/tacit $(VENV)/bin/python Tests/soak/soak_ha.py --kills $(SOAK_HA_KILLS)
 
 # Schemathesis against /v1/openapi.json of a live dev server: no 5xx, responses conform.
 FUZZ_SECONDS ?= 300

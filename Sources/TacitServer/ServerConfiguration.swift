@@ -55,6 +55,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// In `--dev`, how long the handset inbox takes to take a message, as a slow provider
     /// would (`TACIT_DEV_INBOX_LATENCY_MS`, default 0).
     public var inboxLatencyMilliseconds = 0
+    /// How long a SIGTERM'd instance keeps serving with `/readyz` at 503 before it stops
+    /// listening (`TACIT_DRAIN_MS`, default 0): time for a load balancer's health check to
+    /// take it out of rotation, so no new request meets a closed port or a 503.
+    public var drainDelay: TimeInterval = 0
 
     public init() {}
 

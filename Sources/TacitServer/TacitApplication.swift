@@ -22,6 +22,8 @@ public final class TacitApplication: Sendable {
     let dependencies: Dependencies
     let assembled = Mutex<Assembly?>(nil)
     let isReady = Atomic<Bool>(false)
+    /// Set by `beginDrain()`: a drain begun before the workers started keeps `/readyz` at 503.
+    let draining = Atomic<Bool>(false)
     let boundPort = Atomic<Int>(0)
     let started = StartupSignal<Int>()
 

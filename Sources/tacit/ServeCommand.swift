@@ -22,6 +22,8 @@ enum ServeCommand {
         Code sends: TACIT_SEND_WAIT_MS (how long a start waits for its provider's answer before
         answering; default 25), TACIT_DEV_INBOX_LATENCY_MS (--dev: the handset inbox answers
         this many ms late, as a slow provider would; default 0).
+        Drain: TACIT_DRAIN_MS (on SIGTERM, how long /readyz answers 503 while requests are
+        still served, before the listener closes; default 0; see docs/deploy.md).
         """ + "\n" + ServerSettings.providerUsage + "\n" + """
 
           --dev                 virtual mobile operator, handset inbox, keyless loopback access
@@ -77,6 +79,10 @@ enum ServeCommand {
                 await Signals.wait(for: [SIGINT, SIGTERM])
                 print("Shutting down…")
                 CLI.flush()
+                // /readyz turns 503 while requests are still served, so a load balancer stops
+                // sending any before the listener closes.
+                application.beginDrain()
+                if configuration.drainDelay > 0 { try? await Task.sleep(for: .seconds(configuration.drainDelay)) }
                 // Cancelling the application drains it: /readyz turns 503, requests in flight finish.
                 group.cancelAll()
                 try await group.waitForAll()

@@ -38,6 +38,9 @@ enum ServerSettings {
         try applySecurity(&configuration, setting)
         try applyTLS(&configuration, setting)
         try applyRetention(&configuration, setting)
+        try applyDrain(&configuration) { flag in
+            environment["TACIT_" + flag] ?? file["TACIT_" + flag]
+        }
         try applySends(&configuration) { flag in
             let variable = "TACIT_" + flag.uppercased().replacingOccurrences(of: "-", with: "_")
             return environment[variable] ?? file[variable]

@@ -1,48 +1,55 @@
 """What the soak reads from the database once the load has stopped: whether everything
-has settled, what is still owed when it hasn't, and every invariant at the end."""
+has settled, what is still owed when it hasn't, and every invariant at the end. `db` is a
+SQLiteDatabase or a PostgresDatabase (database.py): the questions are the same."""
 import json
-import sqlite3
 import time
+
+from database import DatabaseUnavailable
 
 TERMINAL = {"completed", "failed", "expired", "cancelled"}
 # The soak's workflows are [sms] and [sms, voice]: a step's index names its channel.
 STEP_CHANNELS = ["sms", "voice"]
+# How a step that did not complete ends on the timeline (StepEndLabel in TacitCore).
+STEP_ENDS = {"timed_out", "failed", "rejected", "skipped", "cancelled"}
 
 
-def read_only(db):
-    return sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+def count(db, query):
+    return db.rows(query)[0][0]
 
 
 def settled(db):
     """No verification is pending, no webhook is owed and no code message is queued."""
-    with read_only(db) as c:
-        pending = c.execute("SELECT COUNT(*) FROM verifications WHERE status = 'pending'").fetchone()[0]
-        owed = c.execute("SELECT COUNT(*) FROM webhook_outbox WHERE state = 'pending'").fetchone()[0]
-        queued = c.execute("SELECT COUNT(*) FROM send_outbox").fetchone()[0]
+    try:
+        pending = count(db, "SELECT COUNT(*) AS n FROM verifications WHERE status = 'pending'")
+        owed = count(db, "SELECT COUNT(*) AS n FROM webhook_outbox WHERE state = 'pending'")
+        queued = count(db, "SELECT COUNT(*) AS n FROM send_outbox")
+    except DatabaseUnavailable:
+        return False
     return pending == 0 and owed == 0 and queued == 0
 
 
 def queued_sends(db):
     """The (request_id, step) of every code message committed and not yet answered."""
     try:
-        with read_only(db) as c:
-            return set(c.execute("SELECT request_id, step FROM send_outbox"))
-    except sqlite3.OperationalError:
-        return set()  # the first server has not migrated yet
+        return set(db.rows("SELECT {id}, step FROM send_outbox"))
+    except DatabaseUnavailable:
+        return set()  # the first server has not migrated yet, or the database is restarting
 
 
-def unsettled(db, server):
+def unsettled(db, servers):
     """What is still pending or owed, for a soak that times out: enough to tell a stuck
     timer from a webhook backing off or a server that is no longer running."""
     now = time.time()
-    with read_only(db) as c:
-        pending = c.execute("SELECT id, deadline, last_seq FROM verifications WHERE status = 'pending' ORDER BY deadline LIMIT 5").fetchall()
-        queued = c.execute("SELECT request_id, step, due_at FROM send_outbox ORDER BY due_at LIMIT 5").fetchall()
-        owed = c.execute("SELECT request_id, type, attempts, next_attempt_at FROM webhook_outbox "
-                         "WHERE state = 'pending' ORDER BY next_attempt_at LIMIT 5").fetchall()
-    with open(server.log, errors="replace") as log:
-        tail = log.readlines()[-10:]
-    lines = [f"  server running: {server.process.poll() is None}; the end of its log:"] + ["    " + t.rstrip() for t in tail]
+    pending = db.rows("SELECT id, deadline, last_seq FROM verifications WHERE status = 'pending' ORDER BY deadline LIMIT 5")
+    queued = db.rows("SELECT {id}, step, due_at FROM send_outbox ORDER BY due_at LIMIT 5")
+    owed = db.rows("SELECT {id}, type, attempts, next_attempt_at FROM webhook_outbox "
+                   "WHERE state = 'pending' ORDER BY next_attempt_at LIMIT 5")
+    lines = []
+    for server in servers if isinstance(servers, (list, tuple)) else [servers]:
+        with open(server.log, errors="replace") as log:
+            tail = log.readlines()[-10:]
+        lines += [f"  server {server.log} running: {server.process.poll() is None}; the end of its log:"]
+        lines += ["    " + t.rstrip() for t in tail]
     lines += [f"  pending {i}: deadline {'none' if d is None else f'{d - now:+.1f} s'}, last_seq {s}" for i, d, s in pending]
     lines += [f"  owed {r} {t}: {a} attempts, next {n - now:+.1f} s" for r, t, a, n in owed]
     lines += [f"  queued send {r} step {s}: due {d - now:+.1f} s" for r, s, d in queued]
@@ -53,10 +60,9 @@ def check(load, sink, db):
     """Every invariant against the answers the load saw, the database and the webhooks
     received: the failures found, and how many verifications there are."""
     failures = []
-    connection = read_only(db)
-    statuses = dict(connection.execute("SELECT id, status FROM verifications"))
+    statuses = dict(db.rows("SELECT id, status FROM verifications"))
     events = {}
-    for request_id, seq, body in connection.execute("SELECT request_id, seq, body FROM events ORDER BY request_id, seq"):
+    for request_id, seq, body in db.rows("SELECT {id}, seq, {body} AS body FROM events ORDER BY {id}, seq"):
         events.setdefault(request_id, []).append((seq, json.loads(body)))
     lost = [i for i in load.started if i not in statuses]
     if lost:
@@ -96,11 +102,22 @@ def check(load, sink, db):
         if sent != 1:
             failures.append(f"{request_id}: the send queued for step {step} at a kill was delivered {sent} times")
     for request_id, timeline in events.items():
+        labels = [e["label"] for _, e in timeline]
         for channel in STEP_CHANNELS:
-            if [e["label"] for _, e in timeline].count(f"{channel}:code_sent") > 1:
+            if labels.count(f"{channel}:code_sent") > 1:
                 failures.append(f"{request_id}: the {channel} code was sent more than once")
+            # A step's timer fires once, and a step ends once, whichever instance holds it.
+            ends = [label for label in labels if label.startswith(channel + ":") and label.split(":", 1)[1] in STEP_ENDS]
+            if len(ends) > 1:
+                failures.append(f"{request_id}: the {channel} step ended {len(ends)} times ({', '.join(ends)})")
     if sink.bad:
         failures.append(f"{len(sink.bad)} webhooks failed signature verification: {sink.bad[0]}")
     if load.five_hundreds:
         failures.append(f"{len(load.five_hundreds)} answers were 5xx")
     return failures, len(statuses)
+
+
+def duplicated(db):
+    """Numbers with more than one verification: the load starts each number once (retrying
+    with its Idempotency-Key), so a second one is a start carried out twice."""
+    return db.rows("SELECT phone_index, COUNT(*) AS n FROM verifications GROUP BY phone_index HAVING COUNT(*) > 1")

@@ -14,6 +14,7 @@ import argparse, json, os, random, re, signal, subprocess, sys, tempfile, thread
 import urllib.error, urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from database import SQLiteDatabase  # noqa: E402
 from ledger import check, queued_sends, settled, unsettled  # noqa: E402
 
 # Long enough that most kills in the slow half find a send in flight, short enough that a
@@ -52,25 +53,32 @@ class Server:
         self.process.wait(timeout=30)
 
 
-def call(base, method, path, body=None):
+def call(base, method, path, body=None, headers=None):
     if base is None:
         return None, None
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"} if data else {})
+                                     headers=dict({"Content-Type": "application/json"} if data else {}, **(headers or {})))
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
-            raw = response.read()
-            return response.status, json.loads(raw) if raw else None
+            return response.status, parsed(response.read())
     except urllib.error.HTTPError as error:
-        raw = error.read()
-        return error.code, (json.loads(raw) if raw else None)
+        return error.code, parsed(error.read())
     except Exception:
         return None, None
 
 
+def parsed(raw):
+    """The JSON answer, or None: a proxy in front (soak_ha.py) answers its own errors in HTML."""
+    try:
+        return json.loads(raw) if raw else None
+    except ValueError:
+        return None
+
+
 class Load:
-    """Client-side record of what the server acknowledged."""
+    """Client-side record of what the server acknowledged. The two-instance soak's load
+    (soak_ha.py) is this one, calling through HAProxy, retrying and reading both inboxes."""
     def __init__(self, server, seed):
         self.server, self.random = server, random.Random(seed)
         self.lock = threading.Lock()
@@ -82,17 +90,28 @@ class Load:
         self.in_flight = set()
         self.touched = set()   # request_ids the load did more to than start
 
+    def request(self, method, path, body=None):
+        return call(self.server.url, method, path, body)
+
+    def start(self, body):
+        return self.request("POST", "/v1/verifications", body)
+
+    def messages(self, number):
+        _, inbox = self.request("GET", "/v1/dev/handsets/%2B" + number[1:] + "/inbox")
+        return (inbox or {}).get("messages", [])
+
+    def new_number(self):
+        return "+9901" + "".join(self.random.choice("0123456789") for _ in range(6)) + self.random.choice("02468")
+
     def step(self):
-        base = self.server.url
         with self.lock:
             held = {request_id for request_id, _ in self.in_flight}
             ids = [(i, n) for i, n in self.started.items() if i not in held]
         roll = self.random.random()
         if roll < 0.4 or not ids:
-            number = "+9901" + "".join(self.random.choice("0123456789") for _ in range(6)) + self.random.choice("02468")
+            number = self.new_number()
             workflow = self.random.choice([[{"channel": "sms"}], [{"channel": "sms"}, {"channel": "voice"}]])
-            status, body = call(base, "POST", "/v1/verifications",
-                                {"phone_number": number, "workflow": workflow, "channel_timeout": 15})
+            status, body = self.start({"phone_number": number, "workflow": workflow, "channel_timeout": 15})
             if status == 202:
                 with self.lock:
                     self.started[body["request_id"]] = number
@@ -102,17 +121,16 @@ class Load:
         with self.lock:
             self.touched.add(request_id)
         if roll < 0.75:
-            status, inbox = call(base, "GET", "/v1/dev/handsets/%2B" + number[1:] + "/inbox")
-            codes = re.findall(r"\d{6}", " ".join(m["body"] for m in (inbox or {}).get("messages", [])))
+            codes = re.findall(r"\d{6}", " ".join(m["body"] for m in self.messages(number)))
             code = codes[-1] if codes and self.random.random() < 0.8 else "000000"
-            status, _ = call(base, "POST", f"/v1/verifications/{request_id}/check", {"code": code})
+            status, _ = self.request("POST", f"/v1/verifications/{request_id}/check", {"code": code})
             if status == 200:
                 with self.lock:
                     self.completions[request_id] = self.completions.get(request_id, 0) + 1
         elif roll < 0.85:
-            status, _ = call(base, "POST", f"/v1/verifications/{request_id}/next")
+            status, _ = self.request("POST", f"/v1/verifications/{request_id}/next")
         else:
-            status, _ = call(base, "DELETE", f"/v1/verifications/{request_id}")
+            status, _ = self.request("DELETE", f"/v1/verifications/{request_id}")
         self.note(status)
 
     def note(self, status):
@@ -139,8 +157,9 @@ def main():
     sink = Sink()
     threading.Thread(target=sink.serve_forever, daemon=True).start()
     workdir = tempfile.mkdtemp(prefix="tacit-soak-")
-    db = os.path.join(workdir, "soak.db")
-    server = Server(arguments.binary, db, f"http://127.0.0.1:{sink.server_address[1]}/hooks")
+    path = os.path.join(workdir, "soak.db")
+    db = SQLiteDatabase(path)
+    server = Server(arguments.binary, path, f"http://127.0.0.1:{sink.server_address[1]}/hooks")
     load = Load(server, arguments.seed)
     print(f"soak: seed {arguments.seed}", flush=True)
     stop = threading.Event()

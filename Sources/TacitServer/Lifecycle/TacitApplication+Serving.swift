@@ -62,7 +62,7 @@ extension TacitApplication {
             group.addTask { await assembly.housekeeper.run() }
             let receipts = ProviderReceiptSink(runner: assembly.engine.runner, store: self.store)
             for source in dependencies.receiptSources { group.addTask { await source.run(receipts: receipts) } }
-            if !Task.isCancelled { isReady.store(true, ordering: .relaxed) }
+            if !Task.isCancelled, !draining.load(ordering: .relaxed) { isReady.store(true, ordering: .relaxed) }
             started.succeed(port)
         }
     }

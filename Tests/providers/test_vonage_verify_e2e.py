@@ -85,7 +85,7 @@ def test_a_check_that_timed_out_at_vonage_moves_on_to_sms(verify_tacit, vonage_v
     started = start(verify_tacit, BASE + "44")
     answer = vonage_verify.callback(callback_url(verify_tacit), started["provider_request_id"], "expired")
     assert answer["status"] == 204, answer
-    assert steps(verify_tacit, started["request_id"]) == ["expired", "active"]
+    assert steps(verify_tacit, started["request_id"]) == ["failed", "active"]
 
 
 def test_no_coverage_starts_on_sms(verify_tacit, fake):

@@ -6,9 +6,11 @@ fake Twilio. Nothing secret reaches a log line, an event or an export."""
 import json
 import re
 
+import pytest
+
 from cellular import WIFI, open_check_url
-from conftest import AUTH_TOKEN, http
-from vonage_verify_support import BASE, SIGNATURE_SECRET, verify_tacit, vonage_verify  # noqa: F401
+from conftest import AUTH_TOKEN, assert_start_refused, http, twilio_env
+from vonage_verify_support import APPLICATION_ID, BASE, SIGNATURE_SECRET, verify_env, verify_tacit, vonage_verify  # noqa: F401
 
 
 def start(tacit, number):
@@ -140,3 +142,20 @@ def test_a_forged_callback_a_replayed_one_and_one_for_another_flow_are_refused(v
     assert (status, body["type"]) == (409, "replayed-callback")
     for request in (mine, other):
         verify_tacit.call("DELETE", f"/v1/verifications/{request['request_id']}")
+
+
+@pytest.mark.parametrize("settings,setting", [
+    ({"TACIT_VONAGE_APPLICATION_ID": APPLICATION_ID}, "TACIT_VONAGE_PRIVATE_KEY_FILE"),
+    ({"TACIT_VONAGE_APPLICATION_ID": APPLICATION_ID, "TACIT_VONAGE_PRIVATE_KEY_FILE": "/nonexistent/app.key"},
+     "TACIT_VONAGE_PRIVATE_KEY_FILE"),
+    ({"TACIT_VONAGE_APPLICATION_ID": "not an id!"}, "TACIT_VONAGE_APPLICATION_ID"),
+])
+def test_start_up_refuses_a_bad_verify_setting(binary, tmp_path, settings, setting):
+    env = twilio_env("http://127.0.0.1:9") | {"TACIT_SECRET": "provider-tests-secret"} | settings
+    assert_start_refused(binary, tmp_path, env, setting, [AUTH_TOKEN])
+
+
+def test_start_up_refuses_a_bad_verify_url_naming_it(binary, tmp_path, vonage_verify):
+    env = twilio_env("http://127.0.0.1:9") | {"TACIT_SECRET": "provider-tests-secret"} | verify_env(vonage_verify) | {
+        "TACIT_VONAGE_API_URL": "ftp://x"}
+    assert_start_refused(binary, tmp_path, env, "TACIT_VONAGE_API_URL", [AUTH_TOKEN, SIGNATURE_SECRET, vonage_verify.private_key])

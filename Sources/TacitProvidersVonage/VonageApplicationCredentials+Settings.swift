@@ -36,7 +36,7 @@ extension VonageApplicationCredentials {
                   whatsappTemplate: template, publicURL: publicURL)
     }
 
-    private static func key(_ path: String?) throws(ProviderSetupError) -> RSAPrivateKey {
+    static func key(_ path: String?) throws(ProviderSetupError) -> RSAPrivateKey {
         guard let path else { throw .missing(privateKeyFileSetting, for: "a Vonage application") }
         guard let data = FileManager.default.contents(atPath: path), let pem = String(data: data, encoding: .utf8) else {
             throw ProviderSetupError(setting: privateKeyFileSetting, problem: "cannot be read")

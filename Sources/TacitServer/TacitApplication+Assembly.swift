@@ -58,7 +58,8 @@ extension TacitApplication {
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
         ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub, clock: runner.clock,
                       assets: assets, ready: { [weak self] in self?.ready ?? false }).register(&router)
-        let verdicts = dependencies.silentVerdicts ?? NoSilentVerdicts()
+        let verdicts = SilentVerdictReaders(byProvider: dependencies.silentVerdictReaders,
+                                            fallback: dependencies.silentVerdicts ?? NoSilentVerdicts())
         SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys, verdicts: verdicts)).register(&router)
         mountVonageFace(on: &router, runner: runner, secrets: secrets, keys: engine.silentKeys, verdicts: verdicts)
         let clock = dependencies.clock

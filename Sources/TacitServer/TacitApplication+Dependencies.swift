@@ -17,6 +17,9 @@ extension TacitApplication {
         public var simSwap: (any SimSwapChecker)?
         /// Reads the silent-auth provider's verdict from the device's callback.
         public var silentVerdicts: (any SilentVerdictReader)?
+        /// Readers for the checks a given provider issued (CAMARA's), by the provider's
+        /// route name; a check of any other provider goes to `silentVerdicts`.
+        public var silentVerdictReaders: [String: any SilentVerdictReader] = [:]
         /// Asks a provider for its verdict on a silent check it issued and whose device
         /// ended at it (tru.ID, Twilio SNA), by the provider's route name.
         public var silentProviderChecks: [String: any SilentProviderCheck] = [:]

@@ -4,15 +4,15 @@ import TacitProvidersCAMARA
 import TacitServer
 
 extension ServeProviders {
-    /// CAMARA, when configured: its SIM-swap checker and the reader of its verdicts at
-    /// Tacit's callback go into `dependencies` (the dev providers keep what is already set,
-    /// so with CAMARA configured in `--dev` the virtual operator's verdicts aren't read);
+    /// CAMARA, when configured: its SIM-swap checker goes into `dependencies`, and the
+    /// reader of its verdicts at Tacit's callback joins the readers by provider, so that
+    /// in `--dev` the virtual operator's checks are still judged by the operator's reader;
     /// the silent router takes its Number Verification as one of its providers.
     static func camara(_ configuration: ServerConfiguration,
                        dependencies: inout TacitApplication.Dependencies) throws(ProviderSetupError) -> RoutedSilentProvider? {
         guard let camara = try CamaraProvider.configured(configuration.providers, publicURL: configuration.publicURL,
                                                          http: dependencies.httpClient, clock: dependencies.clock) else { return nil }
-        dependencies.silentVerdicts = camara.verdicts
+        dependencies.silentVerdictReaders[camara.silentAuth.providerName] = camara.verdicts
         dependencies.simSwap = camara.simSwap
         return RoutedSilentProvider(name: camara.silentAuth.providerName, provider: camara.silentAuth)
     }

@@ -33,6 +33,7 @@ enum ServeProviders {
         let settings = configuration.providers
         let providers = [
             try TwilioProvider.silent(settings, http: http),
+            try VonageProvider.silent(settings, http: http),
             try TruIDProvider.routed(settings, http: http),
             camara,
         ].compactMap { $0 }

@@ -30,12 +30,17 @@ public struct Verification: Codable, Sendable, Equatable {
     public var expiresAt: Date?
     public var workflow: [Step]
     public var risk: Risk?
+    /// The silent-auth provider's own id for the check (Vonage's request id, tru.ID's
+    /// check id), when the check URL ends at that provider: its final answer carries this
+    /// id instead of ``requestId``, and the device compares it before using the code.
+    public var providerRequestId: String?
 
     public init(
         requestId: String, status: VerificationStatus, channel: Channel? = nil,
         checkURL: URL? = nil, clientToken: String? = nil, expiresAt: Date? = nil,
-        workflow: [Step] = [], risk: Risk? = nil
+        workflow: [Step] = [], risk: Risk? = nil, providerRequestId: String? = nil
     ) {
+        self.providerRequestId = providerRequestId
         self.requestId = requestId
         self.status = status
         self.channel = channel
@@ -62,6 +67,7 @@ public struct Verification: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case requestId = "request_id", status, channel, checkURL = "check_url"
         case clientToken = "client_token", expiresAt = "expires_at", workflow, risk
+        case providerRequestId = "provider_request_id"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -74,6 +80,7 @@ public struct Verification: Codable, Sendable, Equatable {
         expiresAt = try c.decodeIfPresent(Date.self, forKey: .expiresAt)
         workflow = try c.decodeIfPresent([Step].self, forKey: .workflow) ?? []
         risk = try c.decodeIfPresent(Risk.self, forKey: .risk)
+        providerRequestId = try c.decodeIfPresent(String.self, forKey: .providerRequestId)
     }
 }
 

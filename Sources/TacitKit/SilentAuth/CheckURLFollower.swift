@@ -8,10 +8,17 @@ struct CheckURLFollower: Sendable {
         case stopped(SilentAuthResult)
     }
 
+    /// `{"request_id", "code"}` (Tacit, Vonage) or `{"check_id", "code"}` (tru.ID).
     private struct FinalBody: Decodable {
         let requestId: String
         let code: String
-        enum CodingKeys: String, CodingKey { case requestId = "request_id", code }
+        enum CodingKeys: String, CodingKey { case requestId = "request_id", checkId = "check_id", code }
+
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            requestId = try c.decodeIfPresent(String.self, forKey: .requestId) ?? c.decode(String.self, forKey: .checkId)
+            code = try c.decode(String.self, forKey: .code)
+        }
     }
 
     let transport: any CellularTransport

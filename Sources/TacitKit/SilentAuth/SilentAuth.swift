@@ -33,11 +33,14 @@ public enum SilentAuth {
     ///     with `device_not_cellular` (the app may then ask for the next channel).
     ///   - apiTransport: the path to the Tacit server (any network).
     ///   - validUntil: when the check stops being valid; bounds the carrier step.
+    ///   - answerId: the id the carrier's final answer must carry, when it is not
+    ///     `requestId`: the start response's `provider_request_id`, for a check URL that
+    ///     ends at the provider (Vonage's `request_id`, tru.ID's `check_id`).
     /// - Returns: the outcome; task cancellation yields `.failed(reason: .cancelled)`.
     public static func run(
         checkURL: URL, requestId: String, clientToken: String, baseURL: URL,
         transport: any CellularTransport, apiTransport: any CellularTransport = URLSessionTransport(),
-        validUntil: Date? = nil, options: Options = Options()
+        validUntil: Date? = nil, answerId: String? = nil, options: Options = Options()
     ) async -> SilentAuthResult {
         guard !requestId.isEmpty, !clientToken.isEmpty else { return .failed(reason: .invalidInput) }
         let api = DeviceAPI(baseURL: baseURL, requestId: requestId, clientToken: clientToken,
@@ -52,7 +55,7 @@ public enum SilentAuth {
             limit = min(limit, ContinuousClock.now.advanced(by: .milliseconds(Int64(validUntil.timeIntervalSinceNow * 1000))))
         }
         let follower = CheckURLFollower(transport: transport, api: api, options: options, deadline: limit)
-        switch await follower.fetchCode(from: checkURL, expecting: requestId) {
+        switch await follower.fetchCode(from: checkURL, expecting: answerId ?? requestId) {
         case .stopped(let result):
             if case .clientError(let name, _) = result {
                 await api.post(DeviceEvent(name: "error", outcome: "failure", note: "Silent check stopped on the device.",
@@ -75,6 +78,7 @@ public enum SilentAuth {
             return .failed(reason: .invalidInput)
         }
         return await run(checkURL: checkURL, requestId: verification.requestId, clientToken: token, baseURL: baseURL,
-                         transport: transport, apiTransport: apiTransport, validUntil: verification.expiresAt, options: options)
+                         transport: transport, apiTransport: apiTransport, validUntil: verification.expiresAt,
+                         answerId: verification.providerRequestId, options: options)
     }
 }

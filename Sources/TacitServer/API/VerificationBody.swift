@@ -18,7 +18,14 @@ struct VerificationBody {
             "status": .string(v.status.rawValue),
             "workflow": Self.workflow(v),
         ]
-        if v.activeChannel == .silentAuth, let checkURL { members["check_url"] = .string(checkURL) }
+        if v.activeChannel == .silentAuth, let checkURL {
+            members["check_url"] = .string(checkURL)
+            // A check URL that ends at its provider ends with the provider's id, not Tacit's:
+            // the device needs it to tell the answer for its own check from another's.
+            if let check = v.silentCheck, check.step == v.state.activeStep?.index {
+                members["provider_request_id"] = .string(check.reference)
+            }
+        }
         if let clientRef = v.clientRef { members["client_ref"] = .string(clientRef) }
         if let clientToken { members["client_token"] = .string(clientToken) }
         self.members = members

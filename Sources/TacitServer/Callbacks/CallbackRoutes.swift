@@ -33,6 +33,9 @@ struct CallbackRoutes: Sendable {
                 return (receipt.report, receipt.replayKey, receipt.replayExpiresAt)
             }
         }
+        if let silent = VonageSilentEvent(body: request.body) {
+            return await vonageSilent(request, event: silent, secret: secret)
+        }
         return await handle {
             let callback = try VonageCallback(authorization: authorization, body: request.body, secret: secret, now: now,
                                               maxAge: settings.maxAge, queryReference: request.query["ref"])

@@ -11,12 +11,16 @@ public struct SilentCallback: Sendable {
     /// as Tacit sealed it: what a reader bound into its challenge (a CAMARA flow's PKCE
     /// nonce) comes back from here, never from the query. nil when this server did not seal it.
     public var issuedURL: @Sendable (_ state: String) async -> String?
+    /// The provider that issued the check (its route name), from Tacit's sealed token:
+    /// whose reader judges this callback. nil for a token sealed before it was kept.
+    public var provider: String?
 
     public init(query: [String: String], phoneNumber: @escaping @Sendable (String) async -> String? = { _ in nil },
-                issuedURL: @escaping @Sendable (String) async -> String? = { _ in nil }) {
+                issuedURL: @escaping @Sendable (String) async -> String? = { _ in nil }, provider: String? = nil) {
         self.query = query
         self.phoneNumber = phoneNumber
         self.issuedURL = issuedURL
+        self.provider = provider
     }
 }
 

@@ -14,27 +14,33 @@ struct CheckToken: Sendable, Equatable {
     /// The operator's gateway URL; its last path segment is the operator's session id.
     var operatorURL: String
     var nonce: [UInt8]
+    /// The provider that issued the check (its route name), whose reader judges the
+    /// verdict that comes back; nil in tokens sealed before it was kept.
+    var provider: String?
 
-    init(verificationId: String, step: Int, expiresAt: Date, operatorURL: String, nonce: [UInt8] = SecureRandom.bytes(16)) {
+    init(verificationId: String, step: Int, expiresAt: Date, operatorURL: String, nonce: [UInt8] = SecureRandom.bytes(16),
+         provider: String? = nil) {
         self.verificationId = verificationId
         self.step = step
         self.expiresAt = expiresAt
         self.operatorURL = operatorURL
         self.nonce = nonce
+        self.provider = provider
     }
 
     /// The sealed layout, read and written by hand (JSON coding cost more than the
     /// AES-GCM around it): version, step, expiry in milliseconds, the 16 random bytes,
-    /// then the verification id and the operator URL, each after its 2-byte length.
-    private static let version: UInt8 = 1
+    /// then the verification id and the operator URL, each after its 2-byte length, and
+    /// (from version 2) the issuing provider's name the same way.
+    private static let version: UInt8 = 2
 
     func seal(with cipher: AESGCM) throws(CryptoError) -> String {
         var bytes: [UInt8] = [Self.version]
-        bytes.reserveCapacity(64 + verificationId.utf8.count + operatorURL.utf8.count)
+        bytes.reserveCapacity(66 + verificationId.utf8.count + operatorURL.utf8.count + (provider?.utf8.count ?? 0))
         Self.append(UInt64(UInt32(clamping: step)), width: 4, to: &bytes)
         Self.append(UInt64(bitPattern: Int64((expiresAt.timeIntervalSince1970 * 1000).rounded())), width: 8, to: &bytes)
         bytes += nonce
-        for text in [verificationId, operatorURL] {
+        for text in [verificationId, operatorURL, provider ?? ""] {
             Self.append(UInt64(text.utf8.count), width: 2, to: &bytes)
             bytes += text.utf8
         }
@@ -49,14 +55,16 @@ struct CheckToken: Sendable, Equatable {
         let bytes: [UInt8]
         do { bytes = try cipher.open(sealed) } catch let error as CryptoError { throw error } catch { return nil }
         var reader = bytes[...]
-        guard reader.popFirst() == Self.version, let step = Self.read(&reader, width: 4),
+        guard let version = reader.popFirst(), version == 1 || version == Self.version, let step = Self.read(&reader, width: 4),
               let millis = Self.read(&reader, width: 8), reader.count >= 16 else { return nil }
         let nonce = Array(reader.prefix(16))
         reader = reader.dropFirst(16)
-        guard let id = Self.readText(&reader), let url = Self.readText(&reader), reader.isEmpty else { return nil }
+        guard let id = Self.readText(&reader), let url = Self.readText(&reader) else { return nil }
+        let provider = version == 1 ? "" : Self.readText(&reader)
+        guard let provider, reader.isEmpty else { return nil }
         self.init(verificationId: id, step: Int(step),
                   expiresAt: Date(timeIntervalSince1970: Double(Int64(bitPattern: millis)) / 1000),
-                  operatorURL: url, nonce: nonce)
+                  operatorURL: url, nonce: nonce, provider: provider.isEmpty ? nil : provider)
     }
 
     private static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {

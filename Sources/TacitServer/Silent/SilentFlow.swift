@@ -19,7 +19,7 @@ struct SilentFlow: Sendable {
     func open(_ request: HTTPRequest) async throws -> HTTPResponse {
         let check = try checkToken(request.pathParameters["token"])
         if check.expiresAt <= runner.clock.now() {
-            try await fail(check, .expired, events: [SilentNotes.openedLate(provider)])
+            try await fail(check, .expired, events: [SilentNotes.openedLate(provider(check))])
             throw APIProblem.checkURLExpired
         }
         let latch = try check.latch(with: keys.latchMAC)
@@ -27,10 +27,10 @@ struct SilentFlow: Sendable {
             guard machine.verification.isSilentStepActive(check.step) else { return (.inactive, []) }
             if machine.verification.codeStep == check.step {
                 try machine.handle(.silentFailed(step: check.step, failure: .replayed))
-                return (.replayed, [SilentNotes.openedAgain(provider)])
+                return (.replayed, [SilentNotes.openedAgain(provider(check))])
             }
             try machine.handle(.codeIssued(step: check.step, hash: latch))
-            return (.opened, [SilentNotes.opened(provider)])
+            return (.opened, [SilentNotes.opened(provider(check))])
         }
         switch outcome?.result {
         case nil: throw APIProblem.checkURLInvalid
@@ -61,14 +61,15 @@ struct SilentFlow: Sendable {
         case .opened(let face): ending = SilentEnding(face: face)
         }
         guard keys.binding.isPresent(in: request.header("cookie"), for: check) else { throw APIProblem.silentDeviceMismatch }
-        guard let verdict = await verdicts.verdict(for: callbackRequest(request)), verdict.state == request.query["state"],
+        let answer = callbackRequest(request, provider: check.provider)
+        guard let verdict = await verdicts.verdict(for: answer), verdict.state == request.query["state"],
               verdict.session.map({ $0 == check.operatorSession }) ?? true else { throw APIProblem.operatorAnswerInvalid }
         let now = runner.clock.now()
         if verdict.expires.map({ $0 <= now }) == true || check.expiresAt <= now {
             try await fail(check, .expired, events: [SilentNotes.answerLate])
             throw APIProblem.checkURLExpired
         }
-        let checked = [SilentNotes.verdict(verdict.result, provider: provider), SilentNotes.integrityChecked(provider)]
+        let checked = [SilentNotes.verdict(verdict.result, provider: provider(check)), SilentNotes.integrityChecked(provider(check))]
         switch verdict.result {
         case .match: return try await issueCode(check, ending: ending, events: checked)
         case .noMatch:
@@ -86,19 +87,19 @@ struct SilentFlow: Sendable {
         }
     }
 
-    /// The provider the runner's checks go to, as the timeline names it.
-    private var provider: String { runner.silent.providerName }
+    /// The provider that issued `check`, as the timeline names it.
+    private func provider(_ check: CheckToken) -> String { check.provider ?? runner.silent.providerName }
 
     /// The callback as a verdict reader sees it, with the number a check was issued for
     /// and the provider URL it leads to.
-    private func callbackRequest(_ request: HTTPRequest) -> SilentCallback {
+    private func callbackRequest(_ request: HTTPRequest, provider: String?) -> SilentCallback {
         let cipher = keys.checkCipher, store = runner.store
         return SilentCallback(query: request.query, phoneNumber: { state in
             guard let check = try? CheckToken(sealed: state, cipher: cipher) else { return nil }
             return try? await store.verification(id: check.verificationId)?.phoneNumber
         }, issuedURL: { state in
             (try? CheckToken(sealed: state, cipher: cipher))?.operatorURL
-        })
+        }, provider: provider)
     }
 
     /// Makes the silent code and keeps its keyed hash, only while the check's latch is

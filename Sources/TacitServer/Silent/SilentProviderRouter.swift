@@ -56,8 +56,16 @@ public struct SilentProviderRouter: SilentAuthProvider {
     }
 
     public func begin(_ request: SilentCheckRequest) async -> SilentBeginResult {
+        await beginNamed(request).result
+    }
+
+    /// The answer, and the name of the provider that issued the check (nil when none did).
+    func beginNamed(_ request: SilentCheckRequest) async -> (issuer: String?, result: SilentBeginResult) {
         let chain = VirtualRange.contains(request.phoneNumber) ? [] : chain(for: request.phoneNumber)
-        if chain.isEmpty { return await virtual?.begin(request) ?? .failed(.unavailable, events: []) }
+        if chain.isEmpty {
+            guard let virtual else { return (nil, .failed(.unavailable, events: [])) }
+            return (virtual.providerName, await virtual.begin(request))
+        }
         var events: [EventDraft] = []
         var last = SilentFailure.unavailable
         for (index, routed) in chain.enumerated() {
@@ -73,16 +81,16 @@ public struct SilentProviderRouter: SilentAuthProvider {
             case .issued(_, let hops), .issuedAtProvider(_, let hops):
                 circuit?.record(nil, after: admission)
                 let issued = [SilentHopNotes.coverage(routed.name, covered: true), SilentHopNotes.issued(routed.name)]
-                return Self.adding(events + hops + issued, to: answer)
+                return (routed.name, Self.adding(events + hops + issued, to: answer))
             case .failed(let failure, let hops):
                 circuit?.record(failure.isOutage ? .transient : nil, after: admission)
                 let coverage = failure == .noCoverage ? [SilentHopNotes.coverage(routed.name, covered: false)] : []
                 events += hops + coverage + [SilentHopNotes.fellThrough(routed.name, failure: failure, next: next)]
                 last = failure
-                guard failure.fallsThrough else { return .failed(failure, events: events) }
+                guard failure.fallsThrough else { return (nil, .failed(failure, events: events)) }
             }
         }
-        return .failed(last, events: events)
+        return (nil, .failed(last, events: events))
     }
 
     private static func adding(_ events: [EventDraft], to answer: SilentBeginResult) -> SilentBeginResult {

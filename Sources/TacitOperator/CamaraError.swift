@@ -22,6 +22,7 @@ struct CamaraError: Error, Sendable, Equatable {
                                                   message: "The service is not available for the provided identifier.")
     static let missingIdentifier = CamaraError(status: 422, code: "MISSING_IDENTIFIER",
                                                message: "The device cannot be identified.")
+    static let unavailable = CamaraError(status: 503, code: "UNAVAILABLE", message: "Service unavailable.")
     static let unnecessaryIdentifier = CamaraError(status: 422, code: "UNNECESSARY_IDENTIFIER",
                                                    message: "The device is already identified by the access token.")
 

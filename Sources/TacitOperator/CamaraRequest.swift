@@ -36,12 +36,12 @@ struct CamaraRequest: Sendable {
     var body: Body
 
     /// Reads the request, throwing the CAMARA error the spec names for what is wrong.
-    init(_ request: HTTPRequest, in network: VirtualOperator, readsBody: Bool = true) throws(CamaraError) {
+    init(_ request: HTTPRequest, in network: VirtualOperator, tokenKey: [UInt8], readsBody: Bool = true) throws(CamaraError) {
         if let given = request.header("x-correlator"), !Self.isValidCorrelator(given) {
             throw .invalidArgument("The x-correlator header is not valid.")
         }
         correlator = request.header("x-correlator")
-        caller = try Self.caller(request, network: network)
+        caller = try Self.caller(request, network: network, tokenKey: tokenKey)
         body = Body()
         guard readsBody else { return }
         guard let decoded = try? JSONDecoder().decode(Body.self, from: Data(request.body)) else {
@@ -53,11 +53,11 @@ struct CamaraRequest: Sendable {
         }
     }
 
-    static func caller(_ request: HTTPRequest, network: VirtualOperator) throws(CamaraError) -> Caller {
+    static func caller(_ request: HTTPRequest, network: VirtualOperator, tokenKey: [UInt8]) throws(CamaraError) -> Caller {
         guard let header = request.header("authorization"), header.lowercased().hasPrefix("bearer ") else { throw .unauthenticated }
         let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         if ConstantTime.equals(token, network.configuration.apiKey) { return .consumer }
-        guard let access = AccessToken(token, key: network.tokenKey, now: network.clock.now()) else { throw .unauthenticated }
+        guard let access = AccessToken(token, key: tokenKey, now: network.clock.now()) else { throw .unauthenticated }
         return .device(access)
     }
 

@@ -4,15 +4,8 @@ import TacitCrypto
 
 /// The checks the operator has issued and not yet seen used: the operator's own
 /// memory, as a carrier keeps its in-flight authorisations. Each is single-use.
-final class GatewaySessions: Sendable {
-    struct Session: Sendable {
-        var number: String
-        /// The only place the gateway sends this session's verdict: the callback the
-        /// caller registered when it opened the check, never one the link names later.
-        var redirectURI: String?
-        var expiresAt: Date
-        var used = false
-    }
+public final class GatewaySessions: Sendable {
+    typealias Session = GatewaySession
 
     enum Claim: Equatable {
         case fresh(number: String)
@@ -33,34 +26,46 @@ final class GatewaySessions: Sendable {
     /// left (at least this many), so a map of many live sessions isn't scanned on every insert.
     static let firstSweep = 1024
 
+    public init() {}
+
     /// Opens a session for `number` whose verdict may go only to `redirectURI`, and
     /// returns its id (128 random bits).
     func open(number: String, redirectURI: String? = nil, expiresAt: Date, now: Date) -> String {
         let id = Base64.urlEncode(SecureRandom.bytes(16))
+        insert(Session(number: number, redirectURI: redirectURI, expiresAt: expiresAt), id: id, now: now)
+        return id
+    }
+
+    func insert(_ session: Session, id: String, now: Date) {
         state.withLock { state in
             if state.all.count >= state.sweepAt {
                 state.all = state.all.filter { $0.value.expiresAt > now }
                 state.sweepAt = max(Self.firstSweep, 2 * state.all.count)
             }
-            state.all[id] = Session(number: number, redirectURI: redirectURI, expiresAt: expiresAt)
+            state.all[id] = session
         }
-        return id
-    }
-
-    /// The callback registered for a session, without claiming it: the gateway checks
-    /// the link's `redirect_uri` against it before it spends the session on anything.
-    func peek(_ id: String) -> Session? {
-        state.withLock { $0.all[id] }
     }
 
     /// Marks the session used; says whether this was its first, timely use.
     func claim(_ id: String, now: Date) -> Claim {
+        switch claimIfAccepted(id, now: now, accepting: { _ in true }) {
+        case .unknown, .refused: return .unknown
+        case .replayed: return .replayed
+        case .expired: return .expired
+        case .fresh(let session): return .fresh(number: session.number)
+        }
+    }
+
+    /// Claims the session unless `accepting` refuses it (the gateway checks the link's
+    /// `redirect_uri` against the registered one before it spends the session).
+    func claimIfAccepted(_ id: String, now: Date, accepting: (Session) -> Bool) -> GatewayClaim {
         state.withLock { state in
             guard var session = state.all[id] else { return .unknown }
-            if session.used { return .replayed }
+            guard accepting(session) else { return .refused }
+            if session.used { return .replayed(session) }
             session.used = true
             state.all[id] = session
-            return session.expiresAt > now ? .fresh(number: session.number) : .expired
+            return session.expiresAt > now ? .fresh(session) : .expired(session)
         }
     }
 

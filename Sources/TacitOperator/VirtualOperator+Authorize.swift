@@ -13,11 +13,12 @@ extension VirtualOperator {
             return CamaraError.invalidArgument("login_hint must be the device's number in E.164 format.").response(correlator: correlator)
         }
         guard OperatorScript.owns(hint) else { return CamaraError.identifierNotFound.response(correlator: correlator) }
+        guard let key = try? await tokenKey() else { return CamaraError.unavailable.response(correlator: correlator) }
         let cellular = configuration.cellularRange.contains(request.remoteAddress)
         let token = AccessToken(simNumber: cellular ? OperatorScript.simNumber(for: hint) : hint, network: cellular,
                                 expires: clock.now().addingTimeInterval(configuration.tokenLifetime))
         return CamaraJSON.response([
-            "access_token": .string(token.encode(key: tokenKey)), "token_type": .string("Bearer"),
+            "access_token": .string(token.encode(key: key)), "token_type": .string("Bearer"),
             "expires_in": .int(Int(configuration.tokenLifetime)),
         ], correlator: correlator)
     }

@@ -10,12 +10,19 @@ import TacitCrypto
 public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
     public let configuration: OperatorConfiguration
     let clock: any TacitClock
-    let sessions = GatewaySessions()
+    let sessions: any GatewaySessionStore
+    /// Signs verdicts and access tokens: `configuration.signingKey` unless a shared source is given.
+    let keys: any OperatorKeySource
     private let base = Mutex("http://127.0.0.1")
 
-    public init(configuration: OperatorConfiguration = OperatorConfiguration(), clock: any TacitClock) {
+    /// `sessions` and `keys` default to this process's memory and `configuration`'s key;
+    /// several instances on one store pass the store's, so any of them continues a check.
+    public init(configuration: OperatorConfiguration = OperatorConfiguration(), clock: any TacitClock,
+                sessions: any GatewaySessionStore = GatewaySessions(), keys: (any OperatorKeySource)? = nil) {
         self.configuration = configuration
         self.clock = clock
+        self.sessions = sessions
+        self.keys = keys ?? FixedOperatorKey(configuration.signingKey)
     }
 
     /// The URL the operator's routes are reachable at (known once its server listens).
@@ -38,8 +45,12 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
         case .carrierError?:
             return .failed(.carrierError, events: [OperatorNotes.carrierError(number)])
         default:
-            let session = sessions.open(number: number, redirectURI: request.callbackURL, expiresAt: request.expiresAt, now: clock.now())
-            return .issued(checkURL: baseURL + "/operator/gateway/" + session, events: [OperatorNotes.coverage(number, covered: true)])
+            let id = Base64.urlEncode(SecureRandom.bytes(16))
+            let session = GatewaySession(number: number, redirectURI: request.callbackURL, expiresAt: request.expiresAt)
+            do { try await sessions.open(session, id: id, now: clock.now()) } catch {
+                return .failed(.unavailable, events: [OperatorNotes.coverage(number, covered: true)])
+            }
+            return .issued(checkURL: baseURL + "/operator/gateway/" + id, events: [OperatorNotes.coverage(number, covered: true)])
         }
     }
 
@@ -69,5 +80,8 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
         try? await clock.sleep(until: until)
     }
 
-    var tokenKey: [UInt8] { HMAC.sha256(key: configuration.signingKey, message: Array("tacit:operator:token".utf8)) }
+    /// The access tokens' key, derived from the signing key.
+    func tokenKey() async throws -> [UInt8] {
+        HMAC.sha256(key: try await keys.signingKey(), message: Array("tacit:operator:token".utf8))
+    }
 }

@@ -3,6 +3,7 @@ import TacitCore
 import TacitCrypto
 import TacitOperator
 import TacitServer
+import TacitStore
 
 /// The development providers, and the one place that names them: the virtual
 /// operator (silent auth, SIM Swap, its gateway and CAMARA routes), the handset inbox
@@ -20,7 +21,13 @@ public enum DevProviders {
     ///   Swap unless given), its routes, and the handset inbox in front of `sender` for
     ///   the virtual range, with its dev routes.
     /// - Neither: nothing is wired; the server has no dev provider at all.
-    public static func wire(into dependencies: inout TacitApplication.Dependencies, configuration: ServerConfiguration) {
+    ///
+    /// With `state` (the application's store), the operator's gateway sessions and key
+    /// and the handsets' inboxes are kept there rather than in this process, so several
+    /// instances on one database continue each other's checks (SPEC §9). A configured
+    /// operator secret still names the key.
+    public static func wire(into dependencies: inout TacitApplication.Dependencies, configuration: ServerConfiguration,
+                            state: (any DevStateStore)? = nil) {
         let key = operatorKey(configuration)
         guard configuration.dev else {
             if let key { dependencies.silentVerdicts = dependencies.silentVerdicts ?? OperatorAnswerReader(key: key) }
@@ -28,11 +35,18 @@ public enum DevProviders {
         }
         var settings = OperatorConfiguration(signingKey: key ?? SecureRandom.bytes(32))
         settings.latencyMilliseconds = configuration.operatorLatencyMilliseconds
-        let network = VirtualOperator(configuration: settings, clock: dependencies.clock)
-        dependencies.silentVerdicts = dependencies.silentVerdicts ?? OperatorAnswerReader(key: settings.signingKey)
+        var keys: any OperatorKeySource = FixedOperatorKey(settings.signingKey)
+        var sessions: any GatewaySessionStore = GatewaySessions()
+        if let state {
+            if key == nil { keys = StoredOperatorKey(store: state) }
+            sessions = StoredGatewaySessions(store: state)
+        }
+        let network = VirtualOperator(configuration: settings, clock: dependencies.clock, sessions: sessions, keys: keys)
+        dependencies.silentVerdicts = dependencies.silentVerdicts ?? OperatorAnswerReader(keys: keys)
         dependencies.silentAuth = dependencies.silentAuth ?? network
         dependencies.simSwap = dependencies.simSwap ?? network
-        let inbox = HandsetInbox(clock: dependencies.clock, latency: TimeInterval(configuration.inboxLatencyMilliseconds) / 1000)
+        let inbox = HandsetInbox(clock: dependencies.clock, latency: TimeInterval(configuration.inboxLatencyMilliseconds) / 1000,
+                                 store: state)
         dependencies.sender = RoutingSender(inbox: inbox, fallback: dependencies.sender)
         dependencies.mounts += [OperatorMount(network: network), HandsetMount(inbox: inbox)]
     }

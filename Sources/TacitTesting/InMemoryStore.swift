@@ -28,6 +28,8 @@ public final class InMemoryStore: VerificationStore {
     let security = Mutex(SecurityState())
     /// Rate-limit counters, kept as a store without its own keeps them.
     let rateLimits = ProcessRateLimits()
+    /// `--dev`'s provider state (see `InMemoryStore+DevState.swift`).
+    let devState = Mutex(DevState())
 
     public init() {}
 

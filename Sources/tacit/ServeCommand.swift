@@ -2,6 +2,7 @@ import Foundation
 import TacitCore
 import TacitProvidersDev
 import TacitServer
+import TacitStore
 
 /// `tacit serve`: runs the server until SIGINT or SIGTERM.
 enum ServeCommand {
@@ -70,7 +71,7 @@ enum ServeCommand {
         ServeProviders.warnings(configuration).forEach(CLI.printError)
         do {
             let store = try StoreFactory.open(configuration)
-            DevProviders.wire(into: &dependencies, configuration: configuration)
+            DevProviders.wire(into: &dependencies, configuration: configuration, state: store as? any DevStateStore)
             ServeProviders.wire(silent, into: &dependencies)
             let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
             try await withThrowingTaskGroup(of: Void.self) { group in

@@ -12,7 +12,8 @@ struct ApplicationMigrationTests {
     /// The migrations before applications.
     static let previous = Migrator(Array(SQLiteSchema.migrator.migrations.prefix { !$0.name.hasSuffix("_applications") }))
 
-    /// Takes the database back to the schema `previous` makes, keeping every row.
+    /// Takes the database back to the schema `previous` makes, keeping every row (the
+    /// migrations after applications' are undone too).
     static func downgrade(_ path: String) throws {
         let connection = try SQLiteConnection(path: path)
         defer { connection.close() }
@@ -25,6 +26,10 @@ struct ApplicationMigrationTests {
             ALTER TABLE verifications DROP COLUMN face;
             ALTER TABLE idempotency DROP COLUMN application_id;
             DELETE FROM schema_migrations WHERE name = '022_applications';
+            DROP TABLE dev_gateway_sessions;
+            DROP TABLE dev_inbox;
+            DROP TABLE dev_secrets;
+            DELETE FROM schema_migrations WHERE name LIKE 'devstate_%';
             """)
     }
 

@@ -26,16 +26,17 @@ struct PostgresServeTests {
                                                       json: "{\"phone_number\":\"\(number)\",\"workflow\":[{\"channel\":\"sms\"}]}")
         let id = try #require(created["request_id"] as? String)
         // Either instance's send worker may take the queued send (the claim is shared); the dev
-        // handset inbox is still kept per instance, so the code is in one of the two.
-        var bodies: [String] = []
+        // handset inbox is the store's, so each instance shows the one message.
+        var inboxes: [[String]] = []
         for server in [base, other] {
             let inbox = try await TimelineCLITests.call("GET", server + "/v1/dev/handsets/%2B99012345631/inbox")
-            bodies += ((inbox["messages"] as? [[String: Any]]) ?? []).compactMap { $0["body"] as? String }
+            inboxes.append(((inbox["messages"] as? [[String: Any]]) ?? []).compactMap { $0["body"] as? String })
         }
-        #expect(bodies.count == 1, "one send, delivered once")
-        let body = try #require(bodies.first)
+        #expect(inboxes[1].count == 1, "one send, delivered once")
+        #expect(inboxes[0] == inboxes[1], "the message sent through one instance is in the other's inbox too")
+        let body = try #require(inboxes[1].first)
         let code = try #require(TimelineCalls.code(in: body))
-        let checked = try await TimelineCLITests.call("POST", base + "/v1/verifications/\(id)/check", json: "{\"code\":\"\(code)\"}")
+        let checked = try await TimelineCLITests.call("POST", other + "/v1/verifications/\(id)/check", json: "{\"code\":\"\(code)\"}")
         #expect(checked["status"] as? String == "completed")
 
         let read = try await TimelineCLITests.call("GET", other + "/v1/verifications/\(id)")

@@ -1,10 +1,12 @@
 import Foundation
 import Synchronization
 import TacitCore
+import TacitStore
 
-/// The virtual phones of the ``VirtualRange``: what their screens would show. It is the
-/// phone's memory, not the server's, so it lives in memory only and never in the
-/// store, logs or timeline (the only place a code is ever readable).
+/// The virtual phones of the ``VirtualRange``: what their screens would show, and the
+/// only place a code is ever readable: never in logs or the timeline. One process keeps
+/// it in memory; given a store, it keeps it there (bodies sealed), so that a code sent
+/// through one instance shows in every instance's inbox on the same database.
 public final class HandsetInbox: MessageSender {
     public struct Message: Codable, Sendable, Equatable {
         public var channel: String
@@ -16,15 +18,18 @@ public final class HandsetInbox: MessageSender {
     static let capacity = 50
 
     private let messages = Mutex<[String: [Message]]>([:])
+    /// Where messages are kept instead of `messages`, when given.
+    private let store: (any DevStateStore)?
     private let clock: any TacitClock
     /// How long a message takes to arrive, as a slow provider's answer would
     /// (`TACIT_DEV_INBOX_LATENCY_MS`): the console shows a pending send, and the soak
     /// kills the server while one is in flight.
     private let latency: TimeInterval
 
-    public init(clock: any TacitClock, latency: TimeInterval = 0) {
+    public init(clock: any TacitClock, latency: TimeInterval = 0, store: (any DevStateStore)? = nil) {
         self.clock = clock
         self.latency = latency
+        self.store = store
     }
 
     public static func owns(_ number: String) -> Bool { VirtualRange.contains(number) }
@@ -37,6 +42,13 @@ public final class HandsetInbox: MessageSender {
             }
         }
         let entry = Message(channel: message.channel.rawValue, body: message.body, at: Timestamp.format(clock.now()))
+        if let store {
+            // The handset is unreachable while its store is: the send is retried, as for a provider that failed.
+            do { try await store.appendInboxMessage(entry.stored, to: message.to, keeping: Self.capacity) } catch {
+                return DeliveryResult(refusal: .transient, reason: "provider_unreachable")
+            }
+            return .accepted
+        }
         messages.withLock { all in
             all[message.to, default: []].append(entry)
             if all[message.to]!.count > Self.capacity { all[message.to]!.removeFirst() }
@@ -45,7 +57,13 @@ public final class HandsetInbox: MessageSender {
     }
 
     /// The handset's messages, oldest first.
-    public func messages(for number: String) -> [Message] {
-        messages.withLock { $0[number] ?? [] }
+    public func messages(for number: String) async throws -> [Message] {
+        guard let store else { return messages.withLock { $0[number] ?? [] } }
+        return try await store.inboxMessages(for: number).map { Message($0) }
     }
+}
+
+extension HandsetInbox.Message {
+    init(_ stored: DevInboxMessage) { self.init(channel: stored.channel, body: stored.body, at: stored.at) }
+    var stored: DevInboxMessage { DevInboxMessage(channel: channel, body: body, at: at) }
 }

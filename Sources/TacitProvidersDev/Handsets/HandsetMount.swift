@@ -12,7 +12,7 @@ struct HandsetMount: ProviderMount {
         let silentCheck = DevSilentCheck(store: context.store, baseURL: context.baseURL, issuedBy: context.checkURLVerification)
         return [
             ProviderRoute("GET", "/v1/dev/handsets/:number/inbox", exposure: .devTool) { request in
-                ProviderRoute.uncachedJSON(["messages": inbox.messages(for: try Self.number(of: request))])
+                ProviderRoute.uncachedJSON(["messages": try await inbox.messages(for: try Self.number(of: request))])
             },
             ProviderRoute("POST", "/v1/dev/handsets/:number/silent-check", exposure: .devTool, handler: silentCheck.run),
         ]

@@ -1,0 +1,81 @@
+import Foundation
+import TacitStore
+
+/// `--dev`'s provider state in the shared database, so every instance sees the same
+/// gateway sessions, inboxes and operator key (SPEC §9). A claim locks its session's
+/// row (`FOR UPDATE`) for its transaction: of claims racing through several instances,
+/// the first marks it used and the others then read it used.
+extension PostgresVerificationStore: DevStateStore {
+    public func openGatewaySession(id: String, _ session: DevGatewaySession) async throws {
+        let sealed = try protection().seal(Array(session.number.utf8))
+        try await read { db in
+            _ = try db.execute("""
+                INSERT INTO dev_gateway_sessions (id, number_sealed, redirect_uri, expires_at, used)
+                VALUES (\(id), \(sealed), \(session.redirectURI), \(session.expiresAt.timeIntervalSince1970), \(session.used))
+                """)
+        }
+    }
+
+    public func claimGatewaySession(id: String, now: Date,
+                                    accepting: @escaping @Sendable (DevGatewaySession) -> Bool) async throws -> DevGatewayClaim {
+        let fields = try protection()
+        return try await write { db in
+            guard let row = try db.query("SELECT * FROM dev_gateway_sessions WHERE id = \(id) FOR UPDATE").first else { return .unknown }
+            let session = DevGatewaySession(number: String(decoding: try fields.open(try row.bytes("number_sealed")), as: UTF8.self),
+                                            redirectURI: try row.optionalString("redirect_uri"),
+                                            expiresAt: try row.date("expires_at"), used: try row.bool("used"))
+            guard accepting(session) else { return .refused }
+            if session.used { return .replayed(session) }
+            _ = try db.execute("UPDATE dev_gateway_sessions SET used = true WHERE id = \(id)")
+            return session.expiresAt > now ? .fresh(session) : .expired(session)
+        }
+    }
+
+    public func sweepGatewaySessions(expiredBefore cutoff: Date) async throws -> Int {
+        try await read { db in try db.execute("DELETE FROM dev_gateway_sessions WHERE expires_at < \(cutoff.timeIntervalSince1970)") }
+    }
+
+    public func appendInboxMessage(_ message: DevInboxMessage, to number: String, keeping: Int) async throws {
+        let fields = try protection()
+        let index = try fields.index(number)
+        let sealed = try fields.seal(Array(message.body.utf8))
+        try await write { db in
+            _ = try db.execute("""
+                INSERT INTO dev_inbox (number_index, channel, body_sealed, at) VALUES (\(index), \(message.channel), \(sealed), \(message.at))
+                """)
+            _ = try db.execute("""
+                DELETE FROM dev_inbox WHERE number_index = \(index) AND seq NOT IN
+                    (SELECT seq FROM dev_inbox WHERE number_index = \(index) ORDER BY seq DESC LIMIT \(keeping))
+                """)
+        }
+    }
+
+    public func inboxMessages(for number: String) async throws -> [DevInboxMessage] {
+        let fields = try protection()
+        let index = try fields.index(number)
+        let rows = try await read { db in
+            try db.query("SELECT channel, body_sealed, at FROM dev_inbox WHERE number_index = \(index) ORDER BY seq")
+        }
+        return try rows.map { row in
+            DevInboxMessage(channel: try row.string("channel"), body: String(decoding: try fields.open(try row.bytes("body_sealed")), as: UTF8.self),
+                            at: try row.string("at"))
+        }
+    }
+
+    /// Instances starting together each propose a secret; every one reads back the one that won.
+    public func devSecret(_ name: String, proposed: [UInt8]) async throws -> [UInt8] {
+        let fields = try protection()
+        let sealed = try fields.seal(proposed)
+        return try await write { db in
+            _ = try db.execute("INSERT INTO dev_secrets (name, value) VALUES (\(name), \(sealed)) ON CONFLICT (name) DO NOTHING")
+            let stored = try db.query("SELECT value FROM dev_secrets WHERE name = \(name) FOR UPDATE").first?.bytes("value") ?? sealed
+            // Sealed under a key the ring no longer holds: replaced, as a dev server's
+            // operator state is disposable.
+            guard let opened = try? fields.open(stored) else {
+                _ = try db.execute("UPDATE dev_secrets SET value = \(sealed) WHERE name = \(name)")
+                return proposed
+            }
+            return opened
+        }
+    }
+}

@@ -10,12 +10,28 @@ public final class ProcessRateLimits: RateLimitStore {
     public init() {}
 
     public func consume(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
+        counters.withLock { Self.consume(key, limit, at: at, in: &$0) }
+    }
+
+    /// Applies a change's counters at once, for a store whose update holds its own lock
+    /// while it calls this.
+    public func apply(_ changes: [RateChange], at: Date) {
         counters.withLock { counters in
-            var window = counters[key]?.window ?? SlidingWindow()
-            let decision = window.consume(limit, at: at)
-            if case .allowed = decision { counters[key] = (window, window.expiry(limit)) }
-            return decision
+            for change in changes {
+                switch change {
+                case .consume(let key, let limit): _ = Self.consume(key, limit, at: at, in: &counters)
+                case .reset(let key): counters.removeValue(forKey: key)
+                }
+            }
         }
+    }
+
+    private static func consume(_ key: String, _ limit: RateLimit, at: Date,
+                                in counters: inout [String: (window: SlidingWindow, ends: Date)]) -> RateDecision {
+        var window = counters[key]?.window ?? SlidingWindow()
+        let decision = window.consume(limit, at: at)
+        if case .allowed = decision { counters[key] = (window, window.expiry(limit)) }
+        return decision
     }
 
     public func peek(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {

@@ -104,13 +104,16 @@ public struct StoreChange<T: Sendable>: Sendable {
     public var sends: [QueuedSend]
     /// Send rows whose answer this change applies: deleted with it.
     public var sendsDone: [String]
+    /// Rate-limit counters the change moves (a check's wrong code), in the same transaction.
+    public var rates: [RateChange]
     public init(_ result: T, events: [EventDraft] = [], outbox: [OutboxMessage] = [], sends: [QueuedSend] = [],
-                sendsDone: [String] = []) {
+                sendsDone: [String] = [], rates: [RateChange] = []) {
         self.result = result
         self.events = events
         self.outbox = outbox
         self.sends = sends
         self.sendsDone = sendsDone
+        self.rates = rates
     }
 }
 

@@ -128,5 +128,13 @@ public enum PostgresSchema {
             );
             INSERT INTO applications (id, name, created_at) VALUES ('default', 'default', extract(epoch FROM now()));
             """),
+        // The conversion monitor's windows, one row per window, counted by every instance.
+        PostgresMigrator.Migration("counters_conversion_windows", sql: """
+            CREATE TABLE conversion_windows (
+                slot bigint PRIMARY KEY,
+                sends integer NOT NULL,
+                verified integer NOT NULL
+            );
+            """),
     ] + devStateMigrations)
 }

@@ -6,19 +6,7 @@ import TacitStore
 /// of instances can't both take the last place.
 extension PostgresVerificationStore: RateLimitStore {
     public func consume(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
-        try await write { db in
-            // The row exists before it is locked, so a first hit locks it as a later one does.
-            try db.execute("INSERT INTO rate_limits (key, buckets, expires_at) VALUES (\(key), '', 0) ON CONFLICT (key) DO NOTHING")
-            let row = try db.query("SELECT buckets FROM rate_limits WHERE key = \(key) FOR UPDATE").first
-            var window = SlidingWindow(encoded: try row?.string("buckets") ?? "")
-            let decision = window.consume(limit, at: at)
-            guard case .allowed = decision else { return decision }
-            try db.execute("""
-                UPDATE rate_limits SET buckets = \(window.encoded), expires_at = \(window.expiry(limit).timeIntervalSince1970)
-                WHERE key = \(key)
-                """)
-            return decision
-        }
+        try await write { db in try Self.consumeRate(key, limit, at: at, db) }
     }
 
     public func peek(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {

@@ -21,6 +21,7 @@ extension PostgresVerificationStore {
         let outbox: [OutboxMessage]
         let sends: [QueuedSend]
         let sendsDone: [String]
+        let rates: [RateChange]
         let result: StoreUpdateResult<T>
     }
 
@@ -49,7 +50,7 @@ extension PostgresVerificationStore {
         let change = try body(&verification)
         let written = verification.record(change.events, at: at)
         return PreparedChange(id: id, at: at, written: written, outbox: change.outbox, sends: change.sends, sendsDone: change.sendsDone,
-                              result: StoreUpdateResult(result: change.result, verification: verification, events: written))
+                              rates: change.rates, result: StoreUpdateResult(result: change.result, verification: verification, events: written))
     }
 
     /// Writes `change` if the row is still at `version`; false when another write got there
@@ -69,6 +70,7 @@ extension PostgresVerificationStore {
         if !change.sendsDone.isEmpty {
             try db.execute("DELETE FROM send_outbox WHERE id = ANY(\(array: change.sendsDone))")
         }
+        try apply(change.rates, at: change.at, db)
         return true
     }
 }

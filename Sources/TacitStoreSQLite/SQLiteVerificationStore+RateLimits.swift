@@ -5,21 +5,7 @@ extension SQLiteVerificationStore: RateLimitStore {
     public func consume(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {
         // Read, count and write back in one write: the single writer makes it atomic, so
         // parallel hits can't both take the last place.
-        try await database.write { db in
-            let row = try db.query("SELECT buckets FROM rate_limits WHERE key = \(key)").first
-            var window = SlidingWindow(encoded: try row?.string("buckets") ?? "")
-            let decision = window.consume(limit, at: at)
-            guard case .allowed(let hits) = decision else { return decision }
-            let buckets = window.encoded, expires = window.expiry(limit).timeIntervalSince1970
-            let oldest = window.buckets.first?.latest ?? at.timeIntervalSince1970
-            try db.execute("""
-                INSERT INTO rate_limits (key, window_start, hits, buckets, expires_at)
-                VALUES (\(key), \(oldest), \(hits), \(buckets), \(expires))
-                ON CONFLICT (key) DO UPDATE SET window_start = excluded.window_start, hits = excluded.hits,
-                    buckets = excluded.buckets, expires_at = excluded.expires_at
-                """)
-            return decision
-        }
+        try await database.write { db in try Self.consumeRate(key, limit, at: at, db) }
     }
 
     public func peek(_ key: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {

@@ -1,26 +1,7 @@
 import Foundation
 import TacitStore
 
-/// What `reseal` did.
-public struct ResealReport: Sendable, Equatable {
-    /// Numbers sealed again (and re-indexed) under the newest key.
-    public var numbers = 0
-    /// Of those, the verifications still pending: their codes and client tokens stay
-    /// hashed under the key they were made with until they finish.
-    public var pending = 0
-    /// Stored idempotent replies sealed again.
-    public var replies = 0
-    /// Applications' Vonage signature secrets sealed again.
-    public var applicationSecrets = 0
-    /// Fields still sealed under another key once the pass was over (written meanwhile by
-    /// a server that doesn't know the newest key yet).
-    public var remaining = 0
-    /// API keys made before API keys had a ring-independent hash, not revoked: they open
-    /// only while the key they were hashed under stays in the ring.
-    public var legacyAPIKeys = 0
-}
-
-extension SQLiteVerificationStore {
+extension SQLiteVerificationStore: ResealableStore {
     /// Rows per write: a batch is opened and sealed before the writer's turn, which then
     /// only runs its updates, so the writer is never held long.
     static let resealBatch = 200

@@ -65,6 +65,8 @@ extension SQLiteVerificationStore {
         let outbox: [OutboxMessage]
         let sends: [QueuedSend]
         let sendsDone: [String]
+        let rates: [RateChange]
+        let at: Date
         let result: StoreUpdateResult<T>
     }
 
@@ -127,7 +129,7 @@ extension SQLiteVerificationStore {
             """
         return PreparedChange(id: id, assignments: assignments, record: record,
                               events: RenderedEvents(written), outbox: change.outbox, sends: change.sends, sendsDone: change.sendsDone,
-                              result: StoreUpdateResult(result: change.result, verification: verification, events: written))
+                              rates: change.rates, at: at, result: StoreUpdateResult(result: change.result, verification: verification, events: written))
     }
 
     /// Writes `change` when the row still holds `snapshot`, and returns the row's new
@@ -145,6 +147,7 @@ extension SQLiteVerificationStore {
         try append(change.outbox, db)
         try append(change.sends, db)
         try deleteSends(change.sendsDone, db)
+        try apply(change.rates, at: change.at, db)
         return Snapshot(change.result.verification, record: change.record, lastGroup: lastGroup)
     }
 }

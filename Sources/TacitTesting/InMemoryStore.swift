@@ -30,6 +30,8 @@ public final class InMemoryStore: VerificationStore {
     let rateLimits = ProcessRateLimits()
     /// `--dev`'s provider state (see `InMemoryStore+DevState.swift`).
     let devState = Mutex(DevState())
+    /// The conversion monitor's windows (see `InMemoryStore+Conversion.swift`).
+    let conversion = ProcessConversionWindows()
 
     public init() {}
 
@@ -76,6 +78,8 @@ public final class InMemoryStore: VerificationStore {
             let written = verification.record(change.events, at: at)
             state.outbox.add(change.outbox)
             state.apply(sends: change.sends, done: change.sendsDone)
+            // Under the state's lock, so the count commits with the change it counts.
+            rateLimits.apply(change.rates, at: at)
             state.verifications[id] = verification
             state.noteFinish(verification, at: at)
             state.events[id, default: []] += written

@@ -1,14 +1,15 @@
 import TacitServer
-import TacitStoreSQLite
+import TacitStore
 
 /// `tacit keys reseal`: seals every stored number and reply again under the newest key,
 /// then forgets the older keys' fingerprints so a start without them is allowed.
 enum KeysResealCommand {
     static func run(_ configuration: ServerConfiguration) async throws -> Int32 {
-        guard configuration.databaseURL == nil else {
-            throw Arguments.UsageError(message: "reseal works on a SQLite database only so far; use --db")
+        // SQLite at --db or PostgreSQL at --database-url; both seal again in place.
+        let opened = try StoreFactory.open(configuration)
+        guard let store = opened as? any VerificationStore & ResealableStore else {
+            throw Arguments.UsageError(message: "this store can't be resealed")
         }
-        let store = try SQLiteVerificationStore(path: configuration.databasePath)
         try await store.migrate()
         // Like a production start: refused when the database holds data no given key opens.
         var production = configuration

@@ -12,13 +12,14 @@ enum KeysRotateCommand {
             CLI.printError("tacit keys rotate: an in-memory database has no key file; set TACIT_KEY_FILE")
             return 1
         }
-        guard let existing = try KeyFile.read(path) else {
+        guard try KeyFile.read(path) != nil else {
             CLI.printError("tacit keys rotate: there is no key file at \(path) yet; `tacit serve` creates it on first start")
             return 1
         }
         let key = MasterKey.generate()
-        try KeyFile.replace(path, keys: [key] + existing)
-        print("Added key \(key.name) to \(path), before \(existing.map(\.name).joined(separator: ", ")).")
+        // Under the file's lock, so a key another instance adds meanwhile is kept.
+        let keys = try KeyFile.update(path) { existing in [key] + existing }
+        print("Added key \(key.name) to \(path), before \(keys.dropFirst().map(\.name).joined(separator: ", ")).")
         print("Restart the servers: the new key seals new data, the older keys still open what they sealed.")
         print("Then run `tacit keys reseal`; after it the older keys can be removed from the file.")
         return 0

@@ -12,8 +12,8 @@ struct ApplicationMigrationTests {
     /// The migrations before applications.
     static let previous = Migrator(Array(SQLiteSchema.migrator.migrations.prefix { !$0.name.hasSuffix("_applications") }))
 
-    /// Takes the database back to the schema `previous` makes, keeping every row (the
-    /// migrations after applications' are undone too).
+    /// Takes the database back to the schema `previous` makes, keeping every row (the later
+    /// migrations are undone too; their tables hold none of them).
     static func downgrade(_ path: String) throws {
         let connection = try SQLiteConnection(path: path)
         defer { connection.close() }
@@ -30,6 +30,8 @@ struct ApplicationMigrationTests {
             DROP TABLE dev_inbox;
             DROP TABLE dev_secrets;
             DELETE FROM schema_migrations WHERE name LIKE 'devstate_%';
+            DROP TABLE conversion_windows;
+            DELETE FROM schema_migrations WHERE name = 'counters_conversion_windows';
             """)
     }
 

@@ -95,8 +95,10 @@ public final class WorkflowRunner: Sendable {
     /// Like `transition`, but `body` also says which events to record before the
     /// machine's own, so a late or unknown hop can leave a timeline untouched. `sendsDone`
     /// names the send rows whose answer this change applies: they are deleted with it.
+    /// `rates` gives the counters the change moves, from its result, in the same transaction.
     func recordingTransition<T: Sendable>(
-        _ id: String, sendsDone: [String] = [], _ body: @escaping @Sendable (inout WorkflowMachine) throws -> (T, [EventDraft])
+        _ id: String, sendsDone: [String] = [], rates: @escaping @Sendable (T) -> [RateChange] = { _ in [] },
+        _ body: @escaping @Sendable (inout WorkflowMachine) throws -> (T, [EventDraft])
     ) async throws -> Outcome<T>? {
         let now = clock.now()
         let sendDeadline = now.addingTimeInterval(sends.waitBound)
@@ -111,7 +113,7 @@ public final class WorkflowRunner: Sendable {
             let outbox = webhooks.outbox(for: machine.effects, verification: machine.verification, at: now)
             let queued = try queuedSends(machine.effects, codes: codes, verificationId: id, at: now)
             return StoreChange(Applied(result: result, effects: machine.effects, wroteOutbox: !outbox.isEmpty, queued: queued),
-                               events: transcript.drafts, outbox: outbox, sends: queued, sendsDone: sendsDone)
+                               events: transcript.drafts, outbox: outbox, sends: queued, sendsDone: sendsDone, rates: rates(result))
         }
         guard let update else { return nil }
         hub.publish(update.events)
@@ -126,6 +128,7 @@ public final class WorkflowRunner: Sendable {
     /// `prepare` runs inside the transaction on the current state: it may refuse the
     /// check (a malformed code, which then changes nothing and counts as no attempt)
     /// and gives the events to record before the machine's. nil when the id is unknown.
+    /// The failed-check guard's count (`FailedCheckTally`) commits in the same transaction.
     func check(
         _ id: String, code: String, prepare: @escaping @Sendable (Verification) throws -> [EventDraft]
     ) async throws -> CheckResult? {
@@ -138,8 +141,9 @@ public final class WorkflowRunner: Sendable {
         _ id: String, code: String, prepare: @escaping @Sendable (Verification) throws -> [EventDraft]
     ) async throws -> (result: CheckResult, verification: Verification?)? {
         let secrets = self.secrets
+        let tally = FailedCheckTally.current
         do {
-            guard let outcome = try await recordingTransition(id, { machine in
+            guard let outcome = try await recordingTransition(id, rates: { tally?.changes(for: $0) ?? [] }, { machine in
                 let v = machine.verification
                 // Throwing rolls the transaction back, so a late check leaves no event after the summary.
                 guard v.status == .pending else { throw WorkflowRefusal.notPending(v.status) }
@@ -153,6 +157,7 @@ public final class WorkflowRunner: Sendable {
                 let decision = try machine.handle(.codeSubmitted(matches: matches))
                 return (decision.check ?? .notPending(v.status), events)
             }) else { return nil }
+            tally?.markCommitted()
             return (outcome.result, outcome.verification)
         } catch WorkflowRefusal.notPending(let status) {
             return (.notPending(status), nil)

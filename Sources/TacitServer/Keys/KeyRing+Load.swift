@@ -56,9 +56,7 @@ extension KeyRing {
 
     /// Adds a key moved out of the database to the key file, as its oldest.
     static func keep(_ key: MasterKey, in path: String) throws {
-        if try KeyFile.create(path, keys: [key]) { return }
-        let existing = try KeyFile.read(path) ?? []
-        if !existing.contains(key) { try KeyFile.replace(path, keys: existing + [key]) }
+        try KeyFile.update(path) { existing in existing.contains(key) ? nil : existing + [key] }
     }
 
     /// Every fingerprint in the store must be a key of this ring.

@@ -1,49 +1,44 @@
 import Foundation
-import Synchronization
 import TacitCore
+import TacitStore
 
 /// Watches how many sent codes end in a completed verification. A sharp drop is the
 /// mark of SMS pumping (codes sent to numbers nobody reads), so when a full window
 /// falls below the threshold it logs a warning and bumps a metric.
+///
+/// The windows live in the store (`ConversionStore`), numbered from 1970 so every instance
+/// counts into the same one: pumping spread over several instances shows as it would on
+/// one. The first event of a new window takes the one before it from the store and judges
+/// it, so each window is judged once, by the instance that happened to close it.
 final class ConversionMonitor: Sendable {
-    private struct Window {
-        var start: Date
-        var sends = 0
-        var verified = 0
-    }
-    private let window: Mutex<Window>
+    private let windows: any ConversionStore
     private let clock: any TacitClock
     private let configuration: SecurityConfiguration
     private let metrics: SecurityMetrics
     private let log: SecurityLog
 
-    init(clock: any TacitClock, configuration: SecurityConfiguration, metrics: SecurityMetrics, log: SecurityLog) {
+    init(windows: any ConversionStore, clock: any TacitClock, configuration: SecurityConfiguration, metrics: SecurityMetrics,
+         log: SecurityLog) {
+        self.windows = windows
         self.clock = clock
         self.configuration = configuration
         self.metrics = metrics
         self.log = log
-        window = Mutex(Window(start: clock.now()))
     }
 
-    func sent() { record { $0.sends += 1 } }
-    func verified() { record { $0.verified += 1 } }
+    func sent() async { await record(.sent) }
+    func verified() async { await record(.verified) }
 
-    /// Closes the window when its time is up (judged lazily, on the next event), then counts.
-    private func record(_ change: (inout Window) -> Void) {
-        let now = clock.now()
-        let closed: Window? = window.withLock { current in
-            var closed: Window?
-            if now.timeIntervalSince(current.start) >= configuration.conversionWindow {
-                closed = current
-                current = Window(start: now)
-            }
-            change(&current)
-            return closed
-        }
-        if let closed { judge(closed) }
+    /// Counts one event in the current window; a window closed by it is judged here. The
+    /// monitor only warns, so a store that fails to count costs one event, never the request.
+    private func record(_ event: ConversionEvent) async {
+        let length = max(configuration.conversionWindow, 1)
+        let slot = Int64((clock.now().timeIntervalSince1970 / length).rounded(.down))
+        guard let closed = try? await windows.countConversion(event, slot: slot) else { return }
+        judge(closed)
     }
 
-    private func judge(_ closed: Window) {
+    private func judge(_ closed: ConversionWindow) {
         guard closed.sends > 0 else { return }
         let ratio = min(1, Double(closed.verified) / Double(closed.sends))
         let alert = closed.sends >= configuration.conversionMinimumSends && ratio < configuration.minimumConversion

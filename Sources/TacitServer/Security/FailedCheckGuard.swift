@@ -27,7 +27,15 @@ struct FailedCheckGuard: Sendable {
         }
     }
 
-    /// Acts on what the check did: a wrong code extends the run (the fifth one, which
+    /// The check's count, for the runner to commit in the check's transaction; nil when
+    /// the guard doesn't count this number.
+    func tally(for verification: Verification) throws -> FailedCheckTally? {
+        guard applies(to: verification) else { return nil }
+        return FailedCheckTally(key: try limiter.key("failed-checks", verification.phoneNumber), limit: limit)
+    }
+
+    /// Acts on what the check did, for a check that committed no count of its own (one a
+    /// silent provider judged): a wrong code extends the run (the fifth one, which
     /// fails its verification, too), a right code ends it. A check that never reached
     /// the code (`nil`), or found the verification already finished, changes nothing.
     func record(_ result: CheckResult?, for verification: Verification) async {

@@ -22,7 +22,7 @@ struct GuardedSender: MessageSender {
             return .refused(reason: refusal)
         }
         let result = await inner.send(message)
-        if result.isAccepted { monitor.sent() }
+        if result.isAccepted { await monitor.sent() }
         return result
     }
 

@@ -71,8 +71,9 @@ struct SecurityGate: Sendable {
         try await starts.admit(request, submission, then: route)
     }
 
-    /// Runs a code check behind the failed-check guard, which then records the check's
-    /// `CheckResult`; a completed code check counts toward the send-to-verify conversion.
+    /// Runs a code check behind the failed-check guard, whose count commits in the check's
+    /// own transaction (`FailedCheckTally`), or is recorded after it from the check's
+    /// `CheckResult` when the check committed none there; a completed code check counts toward the send-to-verify conversion.
     /// `id` is the verification the check is about (a face may name it in the body or by number).
     func check(_ request: HTTPRequest, id: String?, _ route: () async -> CheckAnswer) async throws -> HTTPResponse {
         // The state kept from the verification's last change is enough here: the number
@@ -81,9 +82,10 @@ struct SecurityGate: Sendable {
         guard let id, let verification = try await store.recentVerification(id: id),
               verification.status == .pending else { return await route().response }
         try await checks.admit(verification)
-        let answer = await route()
-        await checks.record(answer.result, for: verification)
-        if answer.result == .completed, verification.activeChannel != .silentAuth { monitor.verified() }
+        let tally = try checks.tally(for: verification)
+        let answer = await FailedCheckTally.$current.withValue(tally) { await route() }
+        if tally?.wasCommitted != true { await checks.record(answer.result, for: verification) }
+        if answer.result == .completed, verification.activeChannel != .silentAuth { await monitor.verified() }
         return answer.response
     }
 

@@ -19,7 +19,8 @@ struct SecurityLayer: Sendable {
         let metrics = SecurityMetrics()
         // A store without shared counters still gets limits, counted by this process alone.
         let limiter = RateLimiter(store: store as? any RateLimitStore ?? ProcessRateLimits(), fields: secrets.fieldProtection)
-        let monitor = ConversionMonitor(clock: clock, configuration: configuration, metrics: metrics, log: log)
+        let windows = store as? any ConversionStore ?? ProcessConversionWindows()
+        let monitor = ConversionMonitor(windows: windows, clock: clock, configuration: configuration, metrics: metrics, log: log)
         // A store that keeps no keys accepts none: outside dev mode every /v1 call is then refused.
         let authenticator = Authenticator(keys: store as? any KeyStore, store: store, secrets: secrets, clock: clock, dev: server.dev)
         gate = SecurityGate(

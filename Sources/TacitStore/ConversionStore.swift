@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+
+/// What the conversion monitor counts: a code handed to a provider, or a code check that
+/// completed a verification.
+public enum ConversionEvent: String, Sendable {
+    case sent, verified
+}
+
+/// One window of the send-to-verify count, shared by every instance on the store.
+/// `slot` numbers windows from 1970 (`Int(time / window length)`), so every instance puts
+/// an event in the same window whatever its start time.
+public struct ConversionWindow: Sendable, Equatable {
+    public var slot: Int64
+    public var sends: Int
+    public var verified: Int
+
+    public init(slot: Int64, sends: Int = 0, verified: Int = 0) {
+        self.slot = slot
+        self.sends = sends
+        self.verified = verified
+    }
+}
+
+/// The conversion monitor's windows, kept in the store so several instances add to one
+/// count and one of them judges each window.
+public protocol ConversionStore: Sendable {
+    /// Counts `event` in window `slot`, and in the same transaction takes the windows
+    /// before it: they are removed, and the latest of them is returned to be judged. Only
+    /// one caller takes a window, so a window is judged once across instances; nil when
+    /// there was none.
+    func countConversion(_ event: ConversionEvent, slot: Int64) async throws -> ConversionWindow?
+}
+
+/// Windows kept in this process's memory: for the in-memory store, and a store that keeps none.
+public final class ProcessConversionWindows: ConversionStore {
+    private let windows = Mutex<[Int64: ConversionWindow]>([:])
+
+    public init() {}
+
+    public func countConversion(_ event: ConversionEvent, slot: Int64) async throws -> ConversionWindow? {
+        windows.withLock { windows in
+            var current = windows[slot] ?? ConversionWindow(slot: slot)
+            switch event {
+            case .sent: current.sends += 1
+            case .verified: current.verified += 1
+            }
+            windows[slot] = current
+            let closed = windows.values.filter { $0.slot < slot }
+            for window in closed { windows.removeValue(forKey: window.slot) }
+            return closed.max { $0.slot < $1.slot }
+        }
+    }
+}

@@ -58,7 +58,7 @@ extension PostgresVerificationStore {
 
     static func append(_ sends: [QueuedSend], _ db: PostgresConnection) throws {
         for send in sends {
-            try db.execute("""
+            try db.queue("""
                 INSERT INTO send_outbox (id, verification_id, step, channel, sealed_code, created_at, due_at)
                 VALUES (\(send.id), \(send.verificationId), \(send.step), \(send.channel), \(send.sealedCode),
                         \(send.createdAt.timeIntervalSince1970), \(send.dueAt.timeIntervalSince1970))

@@ -68,7 +68,7 @@ extension PostgresVerificationStore {
         try append(change.outbox, db)
         try append(change.sends, db)
         if !change.sendsDone.isEmpty {
-            try db.execute("DELETE FROM send_outbox WHERE id = ANY(\(array: change.sendsDone))")
+            try db.queue("DELETE FROM send_outbox WHERE id = ANY(\(array: change.sendsDone))")
         }
         try apply(change.rates, at: change.at, db)
         return true

@@ -5,11 +5,15 @@ import CPostgres
 /// own serial queue, never on Swift's cooperative threads. Statements are prepared on
 /// first use and kept by their text, so each runs as `PQexecPrepared` from then on.
 /// A broken connection is opened again on its next use; the statements go with it.
+/// In a transaction, statements are pipelined (see `queue`).
 // @unchecked Sendable: the pool hands a connection to one body at a time, on its queue.
 public final class PostgresConnection: @unchecked Sendable {
     private let conninfo: String
     private var handle: OpaquePointer?
     private var prepared: [String: String] = [:]
+    /// Statements waiting for the next round trip (`queue`), and whether a transaction is open.
+    var queued: [PostgresQuery] = []
+    var inTransaction = false
 
     init(conninfo: String) {
         self.conninfo = conninfo
@@ -51,6 +55,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs a fixed script of `;`-separated statements with no values in it: migrations
     /// and transaction control, never anything built from input.
     public func script(_ sql: String) throws {
+        if !queued.isEmpty { _ = try flush(then: nil) }
         let handle = try connected()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
@@ -58,40 +63,47 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    /// BEGIN goes with the body's first statement and COMMIT with its queued ones.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try script("BEGIN")
+        queued = ["BEGIN"]
+        inTransaction = true
+        defer { inTransaction = false }
         do {
             let value = try body()
-            try script("COMMIT")
+            _ = try flush(then: "COMMIT")
             return value
         } catch {
+            queued = []
             try? script("ROLLBACK")
             throw error
         }
     }
 
-    private func connected() throws -> OpaquePointer {
+    /// Drops a connection left in a state no statement can follow; the next use opens it again.
+    func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+        prepared = [:]
+        queued = []
+    }
+
+    func connected() throws -> OpaquePointer {
         guard let handle else { throw PostgresError(sqlState: "connection", message: "the connection is not open") }
         return handle
     }
 
     private func run(_ query: PostgresQuery) throws -> (rows: [PostgresRow], affected: Int) {
+        if !queued.isEmpty { return try flush(then: query) }
         let handle = try connected()
         let (text, parameters) = query.rendered
         let name = try statement(text, parameterCount: parameters.count, handle)
-        let strings: [UnsafeMutablePointer<CChar>?] = parameters.map { value in
-            if case .text(let string) = value { return strdup(string) }
-            return nil
-        }
-        defer { strings.forEach { free($0) } }
-        let values = strings.map { UnsafePointer($0) }
-        let result = PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0)
+        let result = Self.withValues(parameters) { values in PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0) }
         defer { PQclear(result) }
         return try Self.check(result, handle)
     }
 
     /// The name `text` is prepared under on this connection, preparing it the first time.
-    private func statement(_ text: String, parameterCount: Int, _ handle: OpaquePointer) throws -> String {
+    func statement(_ text: String, parameterCount: Int, _ handle: OpaquePointer) throws -> String {
         if let name = prepared[text] { return name }
         let name = "tacit_\(prepared.count)"
         let result = PQprepare(handle, name, text, Int32(parameterCount), nil)
@@ -102,7 +114,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// The rows and changed-row count of a result, or its error.
-    private static func check(_ result: OpaquePointer?, _ handle: OpaquePointer) throws -> (rows: [PostgresRow], affected: Int) {
+    static func check(_ result: OpaquePointer?, _ handle: OpaquePointer) throws -> (rows: [PostgresRow], affected: Int) {
         guard let result else {
             throw PostgresError(sqlState: "connection", message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
         }

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""Issue 19's figures, in one run: creates/s and checks/s of one instance on SQLite, one on
+PostgreSQL and two behind HAProxy on PostgreSQL, each with its create p99 at half its own
+peak rate; then SSE push latency from a subscriber on one instance to events written
+through the other. The PostgreSQL single instance must reach half of SQLite's creates/s
+with a create p99 at half load of 25 ms at most, and the cross-instance push p99 must be
+100 ms at most with no event lost. Two instances share the same two cores, so their figure
+is reported with the CPU split between Tacit, PostgreSQL and HAProxy over the create run.
+
+The cluster is a throwaway one (pgcluster.Cluster) with PostgreSQL's default durability."""
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import Server, report, wrk  # noqa: E402
+from core import check_rate, checks_completed, prepare_checks  # noqa: E402
+from pgcluster import SETTINGS, Cluster, CPUMeter, HAProxy, describe_split  # noqa: E402
+import pgpush  # noqa: E402
+
+SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
+EVENTS = int(os.environ.get("BENCH_EVENTS", "50"))
+
+
+class Setup:
+    """What one configuration is measured through: the address wrk calls, the instance the
+    checks are prepared on (the dev inbox is per instance), every instance's /metrics, and
+    the processes whose CPU time is split."""
+
+    def __init__(self, name, url, instances, groups):
+        self.name, self.url, self.instances, self.groups = name, url, instances, groups
+
+    def completed(self):
+        return sum(checks_completed(instance) for instance in self.instances)
+
+
+def machine_busy():
+    """Non-idle seconds of every core on the machine (the other users of it included)."""
+    with open("/proc/stat") as stat:
+        fields = [int(value) for value in stat.readline().split()[1:]]
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def measure(setup):
+    """Peak creates/s with the CPU split over that run, creates at half that rate, then
+    right-code checks/s over prepared verifications."""
+    meter = CPUMeter(setup.groups).start()
+    busy = machine_busy()
+    create = wrk(setup.url, seconds=SECONDS, script="create_sms.lua", env={"TACIT_NUMBER_BASE": "0"})
+    wall, used = meter.stop()
+    machine = machine_busy() - busy
+    connections = 16
+    delay = max(1, int(1000 * connections / (create["rps"] / 2) - create.get("p50", 1)))
+    paced = wrk(setup.url, seconds=SECONDS, connections=connections, script="create_sms.lua",
+                env={"TACIT_NUMBER_BASE": "50000000", "TACIT_DELAY_MS": str(delay)})
+    checks_file = os.path.join(setup.instances[0].dir, "checks.txt")
+    prepared = prepare_checks(setup.instances[0], int(min(20000, max(3000, 2 * SECONDS * create["rps"]))), checks_file)
+    check = check_rate(setup, checks_file, prepared, completed=setup.completed)
+    print(f"  {setup.name}: creates {create['rps']:,.0f}/s (p99 {create.get('p99', 0):.1f} ms, non-2xx {create['non2xx']}); "
+          f"half load {paced['rps']:,.0f}/s p50 {paced.get('p50', 0):.1f} ms p99 {paced.get('p99', 0):.1f} ms; "
+          f"checks {check['rps']:,.0f}/s ({check['completed']:,} of {prepared:,} in {check['window']:.1f} s)")
+    print(f"    CPU over the create run ({wall:.1f} s): {describe_split(wall, used, machine)}")
+    return {"create": create, "paced": paced, "check": check}
+
+
+def instance(url):
+    return Server(extra=["--database-url", url]).start()
+
+
+def main():
+    version = subprocess.run(["postgres", "--version"], capture_output=True, text=True).stdout.strip()
+    print(f"{version}; settings other than its defaults: "
+          + ", ".join(f"{name}={value}" for name, value in SETTINGS.items())
+          + " (and its port and socket directory); fsync, synchronous_commit and full_page_writes are its defaults (on)")
+    cluster = Cluster().start()
+    running, figures = [], {}
+    try:
+        sqlite = Server().start()
+        running.append(sqlite)
+        wrk(sqlite.url, "/healthz", seconds=1)
+        health = wrk(sqlite.url, "/healthz", seconds=SECONDS)
+        print(f"GET /healthz (baseline): {health['rps']:,.0f} req/s")
+        figures["sqlite"] = measure(Setup("SQLite, one instance", sqlite.url, [sqlite], {"tacit": lambda: [sqlite.process.pid]}))
+        sqlite.stop()
+        single = instance(cluster.database("bench_single"))
+        running.append(single)
+        figures["pg"] = measure(Setup("PostgreSQL, one instance", single.url, [single],
+                                      {"tacit": lambda: [single.process.pid], "postgres": cluster.pids}))
+        single.stop()
+        shared = cluster.database("bench_two")
+        first, second = instance(shared), instance(shared)
+        running += [first, second]
+        proxy = HAProxy([first.url, second.url]).start()
+        running.append(proxy)
+        figures["two"] = measure(Setup("PostgreSQL, two instances behind HAProxy", proxy.url, [first, second],
+                                       {"tacit": lambda: [first.process.pid, second.process.pid],
+                                        "postgres": cluster.pids, "haproxy": lambda: [proxy.process.pid]}))
+        same = pgpush.measure(first.url, first.url, EVENTS, "+99012345641")
+        cross = pgpush.measure(first.url, second.url, EVENTS, "+99012345640")
+    finally:
+        for part in reversed(running):
+            part.stop()
+            getattr(part, "remove", lambda: None)()
+        cluster.stop()
+    print(f"  SSE push, {EVENTS} events, subscriber and writer on one instance: {pgpush.describe(*same)}")
+    print(f"  SSE push, {EVENTS} events, subscriber on one instance, writes through the other: {pgpush.describe(*cross)}")
+    return report(rows(figures, cross))
+
+
+def rows(figures, cross):
+    sqlite, pg, two = figures["sqlite"], figures["pg"], figures["two"]
+    ratio = pg["create"]["rps"] / sqlite["create"]["rps"] if sqlite["create"]["rps"] else 0
+    check_ratio = pg["check"]["rps"] / sqlite["check"]["rps"] if sqlite["check"]["rps"] else 0
+    latencies, timeouts = cross
+    p99 = pgpush.percentile(latencies, 0.99)
+    print(f"Issue 19 (PostgreSQL and several instances), {SECONDS} s runs:")
+    return [
+        ("PostgreSQL creates/s / SQLite", f"{pg['create']['rps']:,.0f} vs {sqlite['create']['rps']:,.0f} = {ratio:.0%}", ">= 50%",
+         ratio >= 0.5 and pg["create"]["non2xx"] == 0),
+        ("PostgreSQL create p99, half load", f"{pg['paced']['rps']:,.0f}/s, p99 {pg['paced'].get('p99', 0):.1f} ms", "<= 25 ms",
+         pg["paced"].get("p99", 1e9) <= 25),
+        ("PostgreSQL checks/s / SQLite", f"{pg['check']['rps']:,.0f} vs {sqlite['check']['rps']:,.0f} = {check_ratio:.0%}",
+         "(reported)", True),
+        ("two instances creates/s", f"{two['create']['rps']:,.0f}, p99 half load {two['paced'].get('p99', 0):.1f} ms",
+         "(reported)", True),
+        ("two instances checks/s", f"{two['check']['rps']:,.0f}", "(reported)", True),
+        ("cross-instance push p99", f"{p99:.1f} ms, {timeouts} timeouts" if p99 is not None else f"none of {EVENTS} arrived",
+         "<= 100 ms, none lost", p99 is not None and p99 <= 100 and timeouts == 0),
+    ]
+
+
+if __name__ == "__main__":
+    sys.exit(1 if main() else 0)

@@ -128,5 +128,6 @@ public enum PostgresSchema {
             );
             INSERT INTO applications (id, name, created_at) VALUES ('default', 'default', extract(epoch FROM now()));
             """),
+        changeFeed,
     ])
 }

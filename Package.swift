@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "TacitStorePostgresTests", dependencies: ["TacitStorePostgres", "TacitStore", "TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitHTTPTests", dependencies: ["TacitNetworking", "TacitHTTP", "TacitKit", "TacitTesting"]),
         .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
-        .testTarget(name: "TacitServerTests", dependencies: ["TacitNetworking", "TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitCrypto", "TacitProvidersDev"]),
+        .testTarget(name: "TacitServerTests", dependencies: ["TacitNetworking", "TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitProvidersDev"]),
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
         .testTarget(name: "TacitProvidersTwilioTests", dependencies: ["TacitProvidersTwilio", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersVonageTests", dependencies: ["TacitProvidersVonage", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),

@@ -8,6 +8,10 @@ public protocol OutboxStore: Sendable {
     /// their next attempt to `now + lease`: a worker that dies mid-delivery leaves them
     /// to be tried again after the lease (at-least-once), and two workers never hold
     /// the same message at once.
+    ///
+    /// A due message to an endpoint disabled so far (`disableWebhookEndpoint`, through
+    /// any instance sharing the store) is not leased: the claim settles it as `disabled`
+    /// and returns it once so, for the worker to record without sending anything.
     func claimOutbox(now: Date, lease: TimeInterval, limit: Int) async throws -> [OutboxMessage]
 
     /// Records an attempt on a message: counts it and applies `outcome`.

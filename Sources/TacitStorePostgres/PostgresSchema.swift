@@ -136,5 +136,6 @@ public enum PostgresSchema {
                 verified integer NOT NULL
             );
             """),
+        changeFeed,
     ] + devStateMigrations)
 }

@@ -3,17 +3,24 @@ import TacitStore
 
 /// The webhook outbox and the callback replay cache. A claim takes due rows with
 /// `FOR UPDATE SKIP LOCKED` and leases them in the same statement, so two instances
-/// claiming at once each get rows the other doesn't.
+/// claiming at once each get rows the other doesn't. The same statement settles the rows
+/// of endpoints disabled through any instance as `disabled`, from the table every
+/// instance reads, so no instance delivers to an endpoint another one saw answer 410.
 extension PostgresVerificationStore {
     public func claimOutbox(now: Date, lease: TimeInterval, limit: Int) async throws -> [OutboxMessage] {
         let nowSeconds = now.timeIntervalSince1970
         let rows = try await read { db in
             try db.query("""
                 WITH due AS (
-                    SELECT id, next_attempt_at FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at <= \(nowSeconds)
-                    ORDER BY next_attempt_at, position LIMIT \(limit) FOR UPDATE SKIP LOCKED
+                    SELECT o.id, o.next_attempt_at, d.endpoint IS NOT NULL AS gone
+                    FROM webhook_outbox o LEFT JOIN webhook_endpoints_disabled d ON d.endpoint = o.endpoint
+                    WHERE o.state = 'pending' AND o.next_attempt_at <= \(nowSeconds)
+                    ORDER BY o.next_attempt_at, o.position LIMIT \(limit) FOR UPDATE OF o SKIP LOCKED
                 )
-                UPDATE webhook_outbox o SET next_attempt_at = \(nowSeconds + lease) FROM due WHERE o.id = due.id
+                UPDATE webhook_outbox o
+                SET next_attempt_at = CASE WHEN due.gone THEN o.next_attempt_at ELSE \(nowSeconds + lease) END,
+                    state = CASE WHEN due.gone THEN 'disabled' ELSE o.state END
+                FROM due WHERE o.id = due.id
                 RETURNING o.*, due.next_attempt_at AS claimed_due
                 """)
         }

@@ -12,6 +12,8 @@ import TacitStore
 public final class PostgresVerificationStore: VerificationStore {
     let pool: PostgresPool
     private let fields = Mutex<(any FieldProtection)?>(nil)
+    /// The change feed's connection while it listens (`listen`).
+    let listenerBackend = Mutex<Int32?>(nil)
 
     /// `url` is `postgres://USER@HOST:PORT/DATABASE` (any form libpq reads). Nothing
     /// connects until the first call, and a connection opens only when every open one is

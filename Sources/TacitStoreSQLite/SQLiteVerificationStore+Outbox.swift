@@ -10,9 +10,16 @@ extension SQLiteVerificationStore {
                 SELECT * FROM webhook_outbox WHERE state = 'pending' AND next_attempt_at <= \(nowSeconds)
                 ORDER BY next_attempt_at LIMIT \(limit)
                 """)
-            let messages = try rows.map(Self.outboxMessage)
-            for message in messages {
-                try db.execute("UPDATE webhook_outbox SET next_attempt_at = \(leased) WHERE id = \(message.id)")
+            var messages = try rows.map(Self.outboxMessage)
+            guard !messages.isEmpty else { return messages }
+            let disabled = Set(try db.query("SELECT endpoint FROM webhook_endpoints_disabled").map { try $0.string("endpoint") })
+            for index in messages.indices {
+                if disabled.contains(messages[index].endpoint) {
+                    messages[index].state = .disabled
+                    try db.execute("UPDATE webhook_outbox SET state = 'disabled' WHERE id = \(messages[index].id)")
+                } else {
+                    try db.execute("UPDATE webhook_outbox SET next_attempt_at = \(leased) WHERE id = \(messages[index].id)")
+                }
             }
             return messages
         }

@@ -62,6 +62,10 @@ struct InMemoryOutbox {
         let due = messages.indices.filter { messages[$0].state == .pending && messages[$0].nextAttemptAt <= now }
             .sorted { messages[$0].nextAttemptAt < messages[$1].nextAttemptAt }.prefix(limit)
         return due.map { index in
+            if disabled.contains(messages[index].endpoint) {
+                messages[index].state = .disabled
+                return messages[index]
+            }
             let claimed = messages[index]
             messages[index].nextAttemptAt = now.addingTimeInterval(lease)
             return claimed

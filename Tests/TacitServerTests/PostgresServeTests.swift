@@ -5,7 +5,7 @@ import TacitTesting
 /// `tacit serve --database-url` on the throwaway PostgreSQL cluster, as an operator runs it.
 @Suite("tacit serve on PostgreSQL (the built binary)", .enabled(if: PostgresCluster.enabled))
 struct PostgresServeTests {
-    @Test("two instances started together on one database migrate once; a verification started on one completes, and the other reads it")
+    @Test("two instances started together on one database migrate once; a verification started on one completes, the other streams its events live and reads it")
     func verificationEndToEnd() async throws {
         let url = try await PostgresCluster.shared().makeDatabase()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-pg-serve-\(UUID().uuidString)")
@@ -25,6 +25,10 @@ struct PostgresServeTests {
         let created = try await TimelineCLITests.call("POST", base + "/v1/verifications",
                                                       json: "{\"phone_number\":\"\(number)\",\"workflow\":[{\"channel\":\"sms\"}]}")
         let id = try #require(created["request_id"] as? String)
+        // A stream on the other instance, opened before anything more is written: what the
+        // first writes from here on reaches it as it is written (SPEC §9).
+        let probe = TimelineSSEProbe(try #require(URL(string: other)), id: id)
+        let early = try await within(10) { try await probe.messages { $0.label == "sms:code_sent" } }
         // Either instance's send worker may take the queued send (the claim is shared); the dev
         // handset inbox is the store's, so each instance shows the one message.
         var inboxes: [[String]] = []
@@ -38,6 +42,10 @@ struct PostgresServeTests {
         let code = try #require(TimelineCalls.code(in: body))
         let checked = try await TimelineCLITests.call("POST", other + "/v1/verifications/\(id)/check", json: "{\"code\":\"\(code)\"}")
         #expect(checked["status"] as? String == "completed")
+        let live = try await within(10) { try await probe.messages() }
+        let streamed = (early + live).compactMap(\.id)
+        #expect(streamed == Array(1...streamed.count) && !live.isEmpty, "in order, once each, the check's events included")
+        #expect(live.last?.label == "verification:summary")
 
         let read = try await TimelineCLITests.call("GET", other + "/v1/verifications/\(id)")
         #expect(read["status"] as? String == "completed", "the other instance reads what the first wrote")

@@ -57,7 +57,8 @@ extension TacitApplication {
             // handlers finish within its grace period, then closes.
             if let server { group.addTask { try await server.run() } } else { group.addTask { await Self.untilCancelled() } }
             group.addTask { await Self.runTimers(assembly, store: self.store) }
-            group.addTask { await assembly.engine.webhooks.run() }
+            if configuration.webhooks.runsWorker { group.addTask { await assembly.engine.webhooks.run() } }
+            if let relay = changeRelay(assembly.engine) { group.addTask { await relay.run() } }
             group.addTask { await assembly.engine.sends.run() }
             group.addTask { await assembly.housekeeper.run() }
             let receipts = ProviderReceiptSink(runner: assembly.engine.runner, store: self.store)
@@ -65,6 +66,13 @@ extension TacitApplication {
             if !Task.isCancelled, !draining.load(ordering: .relaxed) { isReady.store(true, ordering: .relaxed) }
             started.succeed(port)
         }
+    }
+
+    /// What carries the other instances' writes to this one, when the store is shared.
+    func changeRelay(_ engine: Engine) -> ChangeRelay? {
+        guard let feed = store as? any ChangeFeed else { return nil }
+        let webhooks = engine.webhooks
+        return ChangeRelay(feed: feed, store: store, hub: engine.hub, outboxWritten: { webhooks.nudge() })
     }
 
     /// Pending timers are re-armed from the store after the server is up, so readiness

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TacitCore
 import TacitCrypto
 import TacitStore
@@ -8,7 +7,8 @@ import TacitStore
 /// attempt in the store and on the verification's timeline. Runs as one long-lived
 /// task (`run`) until cancelled; rows survive restarts, so delivery is at-least-once.
 final class WebhookDispatcher: Sendable {
-    /// How often the outbox is looked at when nothing is due (rows written by another instance).
+    /// How often the outbox is looked at when nothing is due: rows another instance wrote
+    /// ring the doorbell through the store's change feed, where the store has one.
     static let idlePoll: TimeInterval = 30
     static let batchSize = 16
 
@@ -24,7 +24,6 @@ final class WebhookDispatcher: Sendable {
     private var lease: TimeInterval { settings.timeout + 5 }
     private let targetGuard: WebhookTargetGuard
     private let wakeup: Wakeup
-    private let disabled = Mutex<Set<String>>([])
     let reports: AsyncStream<WebhookAttempt>.Continuation
     /// Where face-started verifications' Vonage callbacks go; nil when none are served.
     let vonage: VonageCallbackTargets?
@@ -51,8 +50,6 @@ final class WebhookDispatcher: Sendable {
     func nudge() { wakeup.signal() }
 
     func run() async {
-        let known = (try? await store.disabledWebhookEndpoints()) ?? []
-        disabled.withLock { $0 = known }
         while !Task.isCancelled {
             await deliverDue()
             let now = clock.now()
@@ -80,9 +77,11 @@ final class WebhookDispatcher: Sendable {
 
     private func deliver(_ message: OutboxMessage) async {
         if VonageCallbackTargets.owns(message.endpoint) { return await deliverVonage(message) }
-        guard let endpoint = endpoints[message.endpoint], !disabled.withLock({ $0.contains(message.endpoint) }) else {
+        // The store settles a disabled endpoint's messages as it claims them, whichever
+        // instance saw the 410, so every instance stops delivering to it.
+        guard let endpoint = endpoints[message.endpoint], message.state != .disabled else {
             // No longer configured, or disabled: nothing will ever take this message.
-            try? await store.disableWebhookEndpoint(message.endpoint, at: clock.now())
+            if message.state != .disabled { try? await store.disableWebhookEndpoint(message.endpoint, at: clock.now()) }
             reports.yield(WebhookAttempt(messageId: message.id, verificationId: message.verificationId, type: message.type,
                                          attempt: message.attempts, statusCode: nil, result: .endpointDisabled))
             return
@@ -114,7 +113,6 @@ final class WebhookDispatcher: Sendable {
             try? await store.recordOutboxAttempt(id: message.id, outcome: .delivered, at: now)
             return .delivered
         case .some(410):
-            disabled.withLock { _ = $0.insert(endpoint.id) }
             try? await store.disableWebhookEndpoint(endpoint.id, at: now)
             return .endpointDisabled
         default:

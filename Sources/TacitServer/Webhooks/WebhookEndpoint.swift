@@ -54,6 +54,10 @@ public struct WebhookSettings: Sendable, Equatable {
     /// Time allowed for one delivery attempt.
     public var timeout: TimeInterval = 10
     public var retry = WebhookRetryPolicy()
+    /// Whether this instance runs a delivery worker. An instance without one still
+    /// enqueues the webhooks its changes owe; the workers of the other instances sharing
+    /// its store deliver them (SPEC §9), woken by the store's change feed.
+    public var runsWorker = true
 
     public init() {}
 }

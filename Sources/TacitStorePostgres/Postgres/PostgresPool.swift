@@ -25,10 +25,13 @@ public final class PostgresPool: Sendable {
     private let state: Mutex<State>
     /// How many connections the pool holds at most.
     public let size: Int
+    /// Where its connections go (a connection of another kind, the listener's, goes there too).
+    public let conninfo: String
 
     /// `conninfo` is a libpq connection string or `postgres://` URL.
     public init(conninfo: String, size: Int = 4) {
         self.size = max(1, size)
+        self.conninfo = conninfo
         state = Mutex(State(idle: (0..<max(1, size)).map { Slot(conninfo: conninfo, index: $0) }))
     }
 

@@ -48,7 +48,8 @@ struct SendLeaseTests {
     @Test("with nothing in flight the loop has no renewal to wake for")
     func nothingInFlight() async throws {
         try await TestApplication.test(.inProcess) { app, _ in
-            #expect(try Self.idleWorker(app).nextRenewal() == .distantFuture)
+            let worker = try Self.idleWorker(app)
+            #expect(worker.nextRenewal() == .distantFuture)
         }
     }
 }

@@ -61,6 +61,13 @@ def started(server):
     return int(found.group(1)) if found else 0
 
 
+def recovered(server):
+    """Sends the worker took from the store rather than from memory: behind a full worker, past their lease."""
+    text = urllib.request.urlopen(server.url + "/metrics", timeout=10).read().decode()
+    found = re.search(r"^tacit_sends_recovered_total (\d+)", text, re.M)
+    return int(found.group(1)) if found else 0
+
+
 def measure(label, script, fake=None):
     """Peak creates/s, then p99 at half that rate, on a fresh server; then waits (up to
     30 s) for every started verification's message to be accepted by its sender."""
@@ -94,6 +101,7 @@ def measure(label, script, fake=None):
         while accepted_sends(server) < total and time.monotonic() < deadline:
             time.sleep(0.1)
         sent = accepted_sends(server)
+        late = recovered(server)
         requests, numbers = fake.messages() if fake else (sent, sent)
     finally:
         os.environ.clear()
@@ -102,7 +110,7 @@ def measure(label, script, fake=None):
         server.remove()
     print(f"  {label}: {peak['rps']:,.0f} creates/s (non-2xx {peak['non2xx']}); at half rate "
           f"{paced['rps']:,.0f}/s p99 {paced.get('p99', 0):.1f} ms; {sent:,} of {total:,} messages accepted, "
-          f"{requests - numbers} sent twice")
+          f"{requests - numbers} sent twice, {late:,} recovered from the store")
     return {"rps": peak["rps"], "non2xx": peak["non2xx"] + paced["non2xx"], "p99": paced.get("p99", 1e9),
             "all_sent": total > 0 and sent == total and requests == numbers == total}
 

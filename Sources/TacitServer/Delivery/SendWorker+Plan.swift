@@ -3,7 +3,7 @@ import TacitCore
 import TacitStore
 
 /// What the worker does with one row: whether it is still owed, its message, and the
-/// send itself with the row's lease kept while the sender is awaited.
+/// send itself.
 extension SendWorker {
     enum Plan {
         case send(OutboundMessage, Channel)
@@ -35,33 +35,16 @@ extension SendWorker {
         return try await runner.store.verification(id: job.row.verificationId)
     }
 
-    /// The sender's answer, the row's lease renewed while it is awaited. A handed-over row
-    /// that waited long enough for its lease to end within a renewal is renewed first.
+    /// The sender's answer. The worker's loop renews the row's lease while it is awaited
+    /// (`renewLeases`); a handed-over row that waited long enough for its lease to end
+    /// within a renewal is renewed first.
     func send(_ message: OutboundMessage, holding row: QueuedSend) async -> DeliveryResult {
-        let sender = runner.sender
         let clock = runner.clock
         if row.dueAt.timeIntervalSince(clock.now()) < Self.renewal {
-            try? await runner.store.leaseSend(id: row.id, until: clock.now().addingTimeInterval(Self.lease))
+            let until = clock.now().addingTimeInterval(Self.lease)
+            try? await runner.store.leaseSend(id: row.id, until: until)
+            inFlight.withLock { held in if held[row.id] != nil { held[row.id] = until } }
         }
-        return await withTaskGroup(of: DeliveryResult?.self) { group in
-            group.addTask { await sender.send(message) }
-            group.addTask {
-                await self.renew(row.id)
-                return nil
-            }
-            while let next = await group.next() {
-                guard let result = next else { continue }
-                group.cancelAll()
-                return result
-            }
-            return .refused(reason: "provider_error")
-        }
-    }
-
-    private func renew(_ id: String) async {
-        let clock = runner.clock
-        while (try? await clock.sleep(until: clock.now().addingTimeInterval(Self.renewal))) != nil {
-            try? await runner.store.leaseSend(id: id, until: clock.now().addingTimeInterval(Self.lease))
-        }
+        return await runner.sender.send(message)
     }
 }

@@ -9,15 +9,17 @@ import TacitStore
 /// task (`run`) until cancelled; rows survive a crash, so on start it sends what a killed
 /// process left, once that process's lease has run out.
 final class SendWorker: Sendable {
-    /// How long a taken row stays reserved: renewed every `renewal` while its send is in
-    /// flight, so a slow provider never loses it to another worker, and a worker that dies
-    /// leaves it to be taken again within this.
+    /// How long a taken row stays reserved: renewed by the worker's loop once `renewal` of it
+    /// has run while its send is in flight, so a slow provider never loses it to another
+    /// worker, and a worker that dies leaves it to be taken again within this.
     static let lease: TimeInterval = 10
     static let renewal: TimeInterval = 3
     /// How often the outbox is looked at when nothing is due (rows written by another instance).
     static let idlePoll: TimeInterval = 30
     /// Sends in flight at once; a slow provider holds one slot per message, not the worker.
-    static let capacity = 64
+    /// Slots are cheap (a task and a connection each), and a provider 300 ms away needs
+    /// rate × 0.3 of them: 64 carried only 213 messages a second, fewer than a busy server starts.
+    static let capacity = 256
     /// A handed-over row taken within this of its commit is sent from the state it committed
     /// with; one that waited longer behind a full worker reads the state again, since the
     /// verification may have ended meanwhile.
@@ -25,8 +27,9 @@ final class SendWorker: Sendable {
 
     let runner: WorkflowRunner
     var outbox: SendOutbox { runner.sends }
-    /// The ids of the rows in flight: a claim that returns one of them again is not sent twice.
-    private let inFlight = Mutex(Set<String>())
+    /// The rows in flight, by id, with the end of the lease last written for each: a claim
+    /// that returns one of them again is not sent twice, and the loop renews them from here.
+    let inFlight = Mutex([String: Date]())
 
     init(runner: WorkflowRunner) { self.runner = runner }
 
@@ -48,8 +51,9 @@ final class SendWorker: Sendable {
                     storeDue = await nextStoreDue()
                 }
                 for job in jobs { group.addTask { await self.carry(job) } }
+                await renewLeases()
                 let wake = free() > 0 ? storeDue : runner.clock.now().addingTimeInterval(Self.idlePoll)
-                await outbox.wakeup.wait(until: wake, clock: runner.clock)
+                await outbox.wakeup.wait(until: min(wake, nextRenewal()), clock: runner.clock)
             }
             outbox.waiters.close()
         }
@@ -74,7 +78,13 @@ final class SendWorker: Sendable {
 
     /// Marks `jobs` in flight, leaving out any already in flight.
     private func start(_ jobs: [Job]) -> [Job] {
-        inFlight.withLock { held in jobs.filter { held.insert($0.row.id).inserted } }
+        inFlight.withLock { held in
+            jobs.filter { job in
+                guard held[job.row.id] == nil else { return false }
+                held[job.row.id] = job.row.dueAt
+                return true
+            }
+        }
     }
 
     /// Takes due rows from the store for the free slots. A row also waiting in memory (its
@@ -107,8 +117,13 @@ final class SendWorker: Sendable {
     private func carry(_ job: Job) async {
         let row = job.row
         defer {
-            _ = inFlight.withLock { $0.remove(row.id) }
-            outbox.wakeup.signal()
+            let wasFull = inFlight.withLock { held in
+                defer { held[row.id] = nil }
+                return held.count >= Self.capacity
+            }
+            // Only a full worker waits for a slot; any other waits for a handoff or the store,
+            // and waking it for every send that ends cost a pass of its loop per message.
+            if wasFull { outbox.wakeup.signal() }
         }
         switch await plan(job) {
         case .later: return

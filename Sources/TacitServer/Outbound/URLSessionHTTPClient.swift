@@ -17,7 +17,8 @@ public final class URLSessionHTTPClient: OutboundHTTPClient {
         configuration.urlCache = nil
         // The default (6 per host) would queue a busy server's sends behind one provider's
         // slowest answers: at 300 ms each, six connections carry only 20 messages a second.
-        configuration.httpMaximumConnectionsPerHost = 64
+        // As many as the send worker has slots, so its sends never queue here instead.
+        configuration.httpMaximumConnectionsPerHost = SendWorker.capacity
         session = URLSession(configuration: configuration, delegate: RefuseRedirects(), delegateQueue: nil)
     }
 

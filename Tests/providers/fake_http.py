@@ -4,10 +4,36 @@ drive (`GET /_fake/<listing>` for what the fake kept, `POST /_fake/reset`, `/_fa
 `/_fake/callback`). A provider's handler names its content type, its not-found body, its
 listings and its API route; its fake object holds `lock`, `requests`, `failures` and
 `reset()`."""
+import ipaddress
 import json
+import os
+import ssl
+import subprocess
 import threading
 import urllib.parse
-from http.server import BaseHTTPRequestHandler
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+
+def cellular(address):
+    """Whether a client's source address is one the tests bind as the cellular path
+    (127.0.0.2 to 127.0.0.254): what a carrier's redirect answers a match to."""
+    ip = ipaddress.ip_address(address)
+    return ipaddress.ip_address("127.0.0.2") <= ip <= ipaddress.ip_address("127.0.0.254")
+
+
+def tls_server(directory, handler, name):
+    """A listener for `handler` with a self-signed certificate for 127.0.0.1, made in
+    `directory` as NAME-cert.pem and NAME-key.pem: how a fake answers an official SDK,
+    which speaks only https. Returns the server and the certificate's path."""
+    cert, key = os.path.join(directory, name + "-cert.pem"), os.path.join(directory, name + "-key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    return server, cert
 
 
 class FakeState:

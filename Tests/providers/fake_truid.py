@@ -25,7 +25,6 @@ It prints `listening on http://127.0.0.1:PORT` once ready, then serves:
 """
 import argparse
 import base64
-import ipaddress
 import json
 import secrets
 import sys
@@ -34,18 +33,13 @@ import urllib.parse
 import uuid
 from http.server import ThreadingHTTPServer
 
-from fake_http import FakeHandler, FakeState
+from fake_http import FakeHandler, FakeState, cellular
 
 ERRORS = "https://developer.tru.id/docs/reference/api-errors#"
 
 
 def problem(slug, title, detail):
     return {"type": ERRORS + slug, "title": title, "detail": detail}
-
-
-def cellular(address):
-    ip = ipaddress.ip_address(address)
-    return ipaddress.ip_address("127.0.0.2") <= ip <= ipaddress.ip_address("127.0.0.254")
 
 
 class Fake(FakeState):

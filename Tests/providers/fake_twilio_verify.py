@@ -21,23 +21,17 @@ It prints `listening on http://127.0.0.1:PORT` once ready, then serves:
 """
 import argparse
 import base64
-import ipaddress
 import json
 import secrets
 import sys
 import time
 from http.server import ThreadingHTTPServer
 
-from fake_http import FakeHandler, FakeState
+from fake_http import FakeHandler, FakeState, cellular
 
 
 def error_body(status, code, message):
     return {"code": code, "message": message, "more_info": f"https://www.twilio.com/docs/errors/{code}", "status": status}
-
-
-def cellular(address):
-    ip = ipaddress.ip_address(address)
-    return ipaddress.ip_address("127.0.0.2") <= ip <= ipaddress.ip_address("127.0.0.254")
 
 
 def stamp():

@@ -7,7 +7,7 @@ application's RS256 tokens. Run it as its own process:
         [--public-key APP.pub --application-id UUID]
 
 It prints `listening on http://127.0.0.1:PORT` once ready (and, with --tls-dir, a second
-line `tls on https://127.0.0.1:PORT ca DIR/cert.pem`: Vonage's SDK speaks https only),
+line `tls on https://127.0.0.1:PORT ca DIR/vonage-cert.pem`: Vonage's SDK speaks https only),
 then serves on both:
 
 * `POST /sms/json`: form-encoded, HTTP Basic with the API key and secret (or `api_key`
@@ -33,10 +33,7 @@ import datetime
 import hashlib
 import hmac
 import json
-import os
 import secrets
-import ssl
-import subprocess
 import sys
 import threading
 import uuid
@@ -46,7 +43,7 @@ import urllib.request
 from http.server import ThreadingHTTPServer
 
 import vonage_application_api as app_api
-from fake_http import FakeHandler, FakeState
+from fake_http import FakeHandler, FakeState, tls_server
 
 # The SMS API's refusals (x-errors in the OpenAPI description) by status code.
 ERROR_TEXT = {
@@ -244,18 +241,6 @@ class Handler(FakeHandler):
             return {"status": error.code}
 
 
-def tls_server(directory):
-    """A second listener with a self-signed certificate for 127.0.0.1 made here."""
-    cert, key = os.path.join(directory, "cert.pem"), os.path.join(directory, "key.pem")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    return server, cert
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--api-key", required=True)
@@ -272,7 +257,7 @@ def main():
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
     if args.tls_dir:
-        tls, cert = tls_server(args.tls_dir)
+        tls, cert = tls_server(args.tls_dir, Handler, "vonage")
         threading.Thread(target=tls.serve_forever, daemon=True).start()
         print(f"tls on https://127.0.0.1:{tls.server_address[1]} ca {cert}", flush=True)
     try:

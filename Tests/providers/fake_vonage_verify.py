@@ -6,7 +6,7 @@ own process:
     python3 fake_vonage_verify.py --application-id UUID --public-key APP.pub --signature-secret SIG --tls-dir DIR [--port 0]
 
 It prints `listening on http://127.0.0.1:PORT`, then `tls on https://127.0.0.1:PORT ca
-DIR/cert.pem` (Vonage's SDK speaks https only), and serves on both:
+DIR/verify-cert.pem` (Vonage's SDK speaks https only), and serves on both:
 
 * `POST /v2/verify` (the application's JWT): `{brand, workflow: [{channel: silent_auth, to,
   coverage_check?}], client_ref?}`; 202 `{request_id, check_url}`. Refusals as the spec
@@ -32,13 +32,10 @@ DIR/cert.pem` (Vonage's SDK speaks https only), and serves on both:
 import argparse
 import datetime
 import hashlib
-import ipaddress
 import json
-import os
 import re
 import secrets
 import ssl
-import subprocess
 import sys
 import threading
 import time
@@ -49,18 +46,13 @@ from http.server import ThreadingHTTPServer
 
 import jwt
 
-from fake_http import FakeHandler, FakeState
+from fake_http import FakeHandler, FakeState, tls_server, cellular
 
 ERRORS = "https://developer.vonage.com/en/api-errors/verify-v2#"
 
 
 def problem(title, detail, slug, **extra):
     return {"title": title, "type": ERRORS + slug, "detail": detail, "instance": str(uuid.uuid4())} | extra
-
-
-def cellular(address):
-    ip = ipaddress.ip_address(address)
-    return ipaddress.ip_address("127.0.0.2") <= ip <= ipaddress.ip_address("127.0.0.254")
 
 
 def stamp():
@@ -239,18 +231,6 @@ class Handler(FakeHandler):
             return {"status": error.code, "body": error.read().decode(errors="replace"), "token": token, "sent": data.decode()}
 
 
-def tls_server(directory):
-    """A second listener with a self-signed certificate for 127.0.0.1 made here."""
-    cert, key = os.path.join(directory, "verify-cert.pem"), os.path.join(directory, "verify-key.pem")
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
-    server.socket = context.wrap_socket(server.socket, server_side=True)
-    return server, cert
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--application-id", required=True)
@@ -263,7 +243,7 @@ def main():
     ThreadingHTTPServer.daemon_threads = True
     server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
     print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
-    tls, cert = tls_server(args.tls_dir)
+    tls, cert = tls_server(args.tls_dir, Handler, "verify")
     threading.Thread(target=tls.serve_forever, daemon=True).start()
     print(f"tls on https://127.0.0.1:{tls.server_address[1]} ca {cert}", flush=True)
     try:

@@ -118,7 +118,7 @@ public final class TestApplication: Sendable {
     func makeApplication() throws -> (application: TacitApplication, store: any VerificationStore) {
         let store = try givenStore ?? SQLiteVerificationStore(path: databasePath)
         var dependencies = self.dependencies
-        DevProviders.wire(into: &dependencies, configuration: configuration, state: store as? any DevStateStore)
+        DevProviders.wire(into: &dependencies, configuration: configuration, state: store.sharedDevState)
         return (TacitApplication(configuration: configuration, store: store, dependencies: dependencies), store)
     }
 

@@ -71,7 +71,7 @@ enum ServeCommand {
         ServeProviders.warnings(configuration).forEach(CLI.printError)
         do {
             let store = try StoreFactory.open(configuration)
-            DevProviders.wire(into: &dependencies, configuration: configuration, state: store as? any DevStateStore)
+            DevProviders.wire(into: &dependencies, configuration: configuration, state: store.sharedDevState)
             ServeProviders.wire(silent, into: &dependencies)
             let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
             try await withThrowingTaskGroup(of: Void.self) { group in

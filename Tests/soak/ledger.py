@@ -100,7 +100,8 @@ def check(load, sink, db):
         labels = [e["label"] for _, e in events.get(request_id, [])]
         sent = labels.count(f"{STEP_CHANNELS[step]}:code_sent")
         if sent != 1:
-            failures.append(f"{request_id}: the send queued for step {step} at a kill was delivered {sent} times")
+            failures.append(f"{request_id}: the send queued for step {step} at a kill was delivered {sent} times; "
+                            f"its timeline: {', '.join(labels)}")
     for request_id, timeline in events.items():
         labels = [e["label"] for _, e in timeline]
         for channel in STEP_CHANNELS:

@@ -79,6 +79,9 @@ def parsed(raw):
 class Load:
     """Client-side record of what the server acknowledged. The two-instance soak's load
     (soak_ha.py) is this one, calling through HAProxy, retrying and reading both inboxes."""
+    # Each step's timeout: the shortest Vonage allows, so timers fire often in a short run.
+    channel_timeout = 15
+
     def __init__(self, server, seed):
         self.server, self.random = server, random.Random(seed)
         self.lock = threading.Lock()
@@ -111,7 +114,7 @@ class Load:
         if roll < 0.4 or not ids:
             number = self.new_number()
             workflow = self.random.choice([[{"channel": "sms"}], [{"channel": "sms"}, {"channel": "voice"}]])
-            status, body = self.start({"phone_number": number, "workflow": workflow, "channel_timeout": 15})
+            status, body = self.start({"phone_number": number, "workflow": workflow, "channel_timeout": self.channel_timeout})
             if status == 202:
                 with self.lock:
                     self.started[body["request_id"]] = number

@@ -74,6 +74,12 @@ class BalancedLoad(Load):
     """soak.py's load through HAProxy: each request retried until it has an answer, starts
     with one Idempotency-Key across their retries; inboxes read from each instance."""
 
+    # A send leased by an instance that dies waits out its lease (10 s) and the next look
+    # at the outbox before another instance takes it, and PostgreSQL's own restart may
+    # come on top: a 15 s step can time out first, and then, rightly, its code is never
+    # sent. Steps of 30 s leave room for that recovery, which the ledger then checks.
+    channel_timeout = 30
+
     def __init__(self, proxy_url, instances, seed):
         super().__init__(None, seed)
         self.proxy_url, self.instances = proxy_url, instances

@@ -36,6 +36,23 @@ def tls_server(directory, handler, name):
     return server, cert
 
 
+def serve(handler, port, tls_dir=None, name="fake"):
+    """Serves `handler` on 127.0.0.1:`port` (0: any), and with `tls_dir` also over https
+    (`tls_server`), printing the lines the tests read: `listening on http://…`, then
+    `tls on https://… ca CERT`. Runs until interrupted."""
+    ThreadingHTTPServer.daemon_threads = True
+    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
+    if tls_dir:
+        tls, cert = tls_server(tls_dir, handler, name)
+        threading.Thread(target=tls.serve_forever, daemon=True).start()
+        print(f"tls on https://127.0.0.1:{tls.server_address[1]} ca {cert}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+
+
 class FakeState:
     """What a fake keeps between requests, under one lock: every API request, the failures
     the tests queued, and whatever else the provider's fake names in `kept` (name → list

@@ -35,15 +35,13 @@ import hmac
 import json
 import secrets
 import sys
-import threading
 import uuid
 import urllib.error
 import urllib.parse
 import urllib.request
-from http.server import ThreadingHTTPServer
 
 import vonage_application_api as app_api
-from fake_http import FakeHandler, FakeState, tls_server
+from fake_http import FakeHandler, FakeState, serve
 
 # The SMS API's refusals (x-errors in the OpenAPI description) by status code.
 ERROR_TEXT = {
@@ -254,16 +252,7 @@ def main():
     args = parser.parse_args()
     public_key = open(args.public_key).read() if args.public_key else None
     Handler.fake = Fake(args.api_key, args.api_secret, args.signature_secret, args.signature_method, public_key, args.application_id)
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
-    if args.tls_dir:
-        tls, cert = tls_server(args.tls_dir, Handler, "vonage")
-        threading.Thread(target=tls.serve_forever, daemon=True).start()
-        print(f"tls on https://127.0.0.1:{tls.server_address[1]} ca {cert}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    serve(Handler, args.port, args.tls_dir, "vonage")
 
 
 if __name__ == "__main__":

@@ -37,16 +37,14 @@ import re
 import secrets
 import ssl
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 import uuid
-from http.server import ThreadingHTTPServer
 
 import jwt
 
-from fake_http import FakeHandler, FakeState, tls_server, cellular
+from fake_http import FakeHandler, FakeState, serve, cellular
 
 ERRORS = "https://developer.vonage.com/en/api-errors/verify-v2#"
 
@@ -240,16 +238,7 @@ def main():
     parser.add_argument("--port", type=int, default=0)
     args = parser.parse_args()
     Handler.fake = Fake(args.application_id, open(args.public_key).read(), args.signature_secret)
-    ThreadingHTTPServer.daemon_threads = True
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
-    print(f"listening on http://127.0.0.1:{server.server_address[1]}", flush=True)
-    tls, cert = tls_server(args.tls_dir, Handler, "verify")
-    threading.Thread(target=tls.serve_forever, daemon=True).start()
-    print(f"tls on https://127.0.0.1:{tls.server_address[1]} ca {cert}", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    serve(Handler, args.port, args.tls_dir, "verify")
 
 
 if __name__ == "__main__":

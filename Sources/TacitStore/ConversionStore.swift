@@ -25,11 +25,20 @@ public struct ConversionWindow: Sendable, Equatable {
 /// The conversion monitor's windows, kept in the store so several instances add to one
 /// count and one of them judges each window.
 public protocol ConversionStore: Sendable {
-    /// Counts `event` in window `slot`, and in the same transaction takes the windows
-    /// before it: they are removed, and the latest of them is returned to be judged. Only
-    /// one caller takes a window, so a window is judged once across instances; nil when
-    /// there was none.
-    func countConversion(_ event: ConversionEvent, slot: Int64) async throws -> ConversionWindow?
+    /// Adds `counts` to its window (`counts.slot`), and in the same transaction takes the
+    /// windows before it: they are removed, and the latest of them is returned to be
+    /// judged. Only one caller takes a window, so a window is judged once across
+    /// instances; nil when there was none. Counts for a window older than one already
+    /// counted into are dropped: that window has been taken and judged, and counting into
+    /// it again would bring it back to be judged a second time, on a few late events.
+    func countConversions(_ counts: ConversionWindow) async throws -> ConversionWindow?
+}
+
+extension ConversionStore {
+    /// Counts one event in window `slot` (see `countConversions`).
+    public func countConversion(_ event: ConversionEvent, slot: Int64) async throws -> ConversionWindow? {
+        try await countConversions(ConversionWindow(slot: slot, sends: event == .sent ? 1 : 0, verified: event == .verified ? 1 : 0))
+    }
 }
 
 /// Windows kept in this process's memory: for the in-memory store, and a store that keeps none.
@@ -38,14 +47,15 @@ public final class ProcessConversionWindows: ConversionStore {
 
     public init() {}
 
-    public func countConversion(_ event: ConversionEvent, slot: Int64) async throws -> ConversionWindow? {
+    public func countConversions(_ counts: ConversionWindow) async throws -> ConversionWindow? {
         windows.withLock { windows in
-            var current = windows[slot] ?? ConversionWindow(slot: slot)
-            switch event {
-            case .sent: current.sends += 1
-            case .verified: current.verified += 1
+            let slot = counts.slot
+            if !windows.keys.contains(where: { $0 > slot }) {
+                var current = windows[slot] ?? ConversionWindow(slot: slot)
+                current.sends += counts.sends
+                current.verified += counts.verified
+                windows[slot] = current
             }
-            windows[slot] = current
             let closed = windows.values.filter { $0.slot < slot }
             for window in closed { windows.removeValue(forKey: window.slot) }
             return closed.max { $0.slot < $1.slot }

@@ -46,8 +46,10 @@ public protocol VerificationStore: OutboxStore, SendOutboxStore, RetentionStore 
     /// `StoreScope`, of another application's verification.
     func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent]
 
-    /// Pending verifications' timer deadlines, soonest first.
-    func deadlines(limit: Int) async throws -> [Deadline]
+    /// Pending verifications' timer deadlines due by `cutoff`, soonest first, read off the
+    /// deadline index: the poller that arms other instances' timers asks every few seconds
+    /// for the next few seconds' worth, and pays for those, not for every pending one.
+    func deadlines(dueBy cutoff: Date, limit: Int) async throws -> [Deadline]
 
     func idempotencyRecord(key: String) async throws -> IdempotencyRecord?
     /// Deletes idempotency records created before `cutoff`; returns how many. Their keys
@@ -71,10 +73,9 @@ public protocol VerificationStore: OutboxStore, SendOutboxStore, RetentionStore 
 }
 
 extension VerificationStore {
-    /// Pending deadlines due by `cutoff`, soonest first: the prefix of `deadlines(limit:)`
-    /// that is due, so a store whose deadlines read comes off an index pays only for it.
-    public func deadlines(dueBy cutoff: Date, limit: Int) async throws -> [Deadline] {
-        try await deadlines(limit: limit).prefix { $0.at <= cutoff }
+    /// Every pending deadline, soonest first, up to `limit` (the timers armed at start-up).
+    public func deadlines(limit: Int) async throws -> [Deadline] {
+        try await deadlines(dueBy: .distantFuture, limit: limit)
     }
 
     /// A store that keeps nothing in memory reads the stored verification.

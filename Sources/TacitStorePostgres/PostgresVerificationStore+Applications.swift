@@ -82,10 +82,7 @@ extension PostgresVerificationStore: ApplicationStore {
     public func pendingVerification(phoneNumber: String, application: String) async throws -> String? {
         let indexes = try protection().indexes(phoneNumber)
         return try await read { db in
-            try db.query("""
-                SELECT id FROM verifications WHERE application_id = \(application) AND phone_index = ANY(\(array: indexes))
-                    AND status = 'pending' LIMIT 1
-                """).first?.string("id")
+            try db.query("\(Self.pending(of: application, under: indexes)) LIMIT 1").first?.string("id")
         }
     }
 

@@ -6,7 +6,7 @@ import TacitStore
 /// a verification being changed right now waits for the next sweep.
 extension PostgresVerificationStore {
     public func sweepFinished(before cutoff: Date, limit: Int) async throws -> SweptVerifications {
-        try await write { db in
+        let (swept, ids) = try await write { db -> (SweptVerifications, [String]) in
             // A verification with a webhook still owed stays until the delivery is settled.
             let ids = try db.query("""
                 SELECT id FROM verifications v
@@ -14,14 +14,16 @@ extension PostgresVerificationStore {
                     AND NOT EXISTS (SELECT 1 FROM webhook_outbox o WHERE o.verification_id = v.id AND o.state = 'pending')
                 ORDER BY finished_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
                 """).map { try $0.string("id") }
-            guard !ids.isEmpty else { return SweptVerifications() }
+            guard !ids.isEmpty else { return (SweptVerifications(), []) }
             let events = try db.execute("DELETE FROM events WHERE verification_id = ANY(\(array: ids))")
             let outbox = try db.execute("DELETE FROM webhook_outbox WHERE verification_id = ANY(\(array: ids))")
             // A finished verification's send is dropped unsent by the worker; one not taken yet goes here.
             try db.execute("DELETE FROM send_outbox WHERE verification_id = ANY(\(array: ids))")
             let verifications = try db.execute("DELETE FROM verifications WHERE id = ANY(\(array: ids))")
-            return SweptVerifications(verifications: verifications, events: events, outbox: outbox)
+            return (SweptVerifications(verifications: verifications, events: events, outbox: outbox), ids)
         }
+        for id in ids { _ = recent.take(id) }
+        return swept
     }
 
     public func sweepCallbackReplays(at now: Date, limit: Int) async throws -> Int {

@@ -30,17 +30,31 @@ extension PostgresVerificationStore {
     ) async throws -> StoreUpdateResult<T>? {
         let fields = try protection()
         let scope = StoreScope.application
-        for _ in 0..<Self.optimisticAttempts {
-            guard let stored = try await read({ db in try Self.stored(id, db, fields, lock: false, visibleTo: scope) }) else { return nil }
+        for attempt in 0..<Self.optimisticAttempts {
+            // The first attempt starts from the state this instance kept, if any, without
+            // reading the row; the compare-and-set tells whether it was still current.
+            let stored: (version: Int, verification: Verification)
+            if attempt == 0, let kept = recent.take(id, visibleTo: scope) {
+                stored = (kept.snapshot, kept.verification)
+            } else {
+                guard let read = try await read({ db in try Self.stored(id, db, fields, lock: false, visibleTo: scope) }) else { return nil }
+                stored = read
+            }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
-            if try await write({ db in try Self.write(change, db, over: stored.version) }) { return change.result }
+            if try await write({ db in try Self.write(change, db, over: stored.version) }) {
+                recent.put(id, stored.version + 1, change.result.verification)
+                return change.result
+            }
         }
-        return try await write { db in
+        let written = try await write { db -> (version: Int, change: PreparedChange<T>)? in
             guard let stored = try Self.stored(id, db, fields, lock: true, visibleTo: scope) else { return nil }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
             guard try Self.write(change, db, over: stored.version) else { throw StoreError.backend("a locked row changed") }
-            return change.result
+            return (stored.version + 1, change)
         }
+        guard let written else { return nil }
+        recent.put(id, written.version, written.change.result.verification)
+        return written.change.result
     }
 
     static func prepare<T: Sendable>(

@@ -14,6 +14,11 @@ public final class PostgresVerificationStore: VerificationStore {
     private let fields = Mutex<(any FieldProtection)?>(nil)
     /// The change feed's connection while it listens (`listen`).
     let listenerBackend = Mutex<Int32?>(nil)
+    /// The version and state of recently written or read verifications: where `update`
+    /// starts, and what the guards before a check read, instead of the row. Another
+    /// instance's write moves the row's version on, so a kept state it made stale fails
+    /// the update's compare-and-set once and the row is read again.
+    let recent = RecentStates<Int>()
 
     /// `url` is `postgres://USER@HOST:PORT/DATABASE` (any form libpq reads). Nothing
     /// connects until the first call, and a connection opens only when every open one is
@@ -39,6 +44,11 @@ public final class PostgresVerificationStore: VerificationStore {
     func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         do { return try await pool.withConnection(body) } catch let error as PostgresError { throw StoreError(error) }
     }
+
+    /// Makes the transaction it runs in commit without waiting for its WAL flush, for
+    /// writes whose loss in a crash of PostgreSQL costs nothing that matters (dev state, a
+    /// statistic): they are visible to every other transaction at commit all the same.
+    static let asynchronousCommit: PostgresQuery = "SET LOCAL synchronous_commit TO off"
 
     /// Runs `body` in one transaction.
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
@@ -66,9 +76,8 @@ public final class PostgresVerificationStore: VerificationStore {
                     SELECT \(stored.id), \(stored.applicationId), \(stored.face), \(indexes[0]), \(sealed), \(stored.status.rawValue),
                            \(stored.deadline?.timeIntervalSince1970)::double precision, \(stored.createdAt.timeIntervalSince1970),
                            \(at.timeIntervalSince1970), \(Self.finishedAt(stored, at: at))::double precision, \(stored.lastSeq), 1, \(record)
-                    WHERE \(stored.status.rawValue)::text <> 'pending' OR NOT EXISTS (
-                        SELECT 1 FROM verifications WHERE application_id = \(stored.applicationId)
-                            AND phone_index = ANY(\(array: indexes)) AND status = 'pending')
+                    WHERE \(stored.status.rawValue)::text <> 'pending'
+                        OR NOT EXISTS (\(Self.pending(of: stored.applicationId, under: indexes)))
                     """)
             } catch let error as PostgresError where error.isUniqueViolation && error.constraint == "verifications_one_pending_per_number" {
                 throw StoreError.concurrentVerification
@@ -78,7 +87,26 @@ public final class PostgresVerificationStore: VerificationStore {
             try Self.append(outbox, db)
             try Self.append(sends, db)
         }
+        recent.put(stored.id, 1, stored)
         return recorded
+    }
+
+    /// The ids of `application`'s pending verifications of a number indexed under any of
+    /// `indexes` (one per key of the ring, the newest first). Each index is its own
+    /// lookup with both columns of the unique index equal, which every plan answers from
+    /// that index. As one `phone_index = ANY(…)`, the prepared statement's generic plan,
+    /// made while the table was small, scanned every pending row of the application and
+    /// filtered them: each create cost a little more than the one before.
+    static func pending(of application: String, under indexes: [String]) -> PostgresQuery {
+        var lookups: PostgresQuery = ""
+        for (position, index) in indexes.enumerated() {
+            let union: PostgresQuery = position == 0 ? "" : " UNION ALL "
+            lookups = """
+                \(lookups)\(union)SELECT id FROM verifications \
+                WHERE application_id = \(application) AND phone_index = \(index) AND status = 'pending'
+                """
+        }
+        return lookups
     }
 
     /// Takes the idempotency key first in the create's transaction: a second request with
@@ -98,7 +126,14 @@ public final class PostgresVerificationStore: VerificationStore {
     public func verification(id: String) async throws -> Verification? {
         let fields = try protection()
         let scope = StoreScope.application
-        return try await read { db in try Self.stored(id, db, fields, lock: false, visibleTo: scope)?.verification }
+        guard let stored = try await read({ db in try Self.stored(id, db, fields, lock: false, visibleTo: scope) }) else { return nil }
+        recent.put(id, stored.version, stored.verification)
+        return stored.verification
+    }
+
+    public func recentVerification(id: String) async throws -> Verification? {
+        if let kept = recent.peek(id, visibleTo: StoreScope.application) { return kept.verification }
+        return try await verification(id: id)
     }
 
     public func events(id: String, after: Int, limit: Int) async throws -> [TimelineEvent] {
@@ -114,10 +149,11 @@ public final class PostgresVerificationStore: VerificationStore {
         return try rows.map { try decoder.decode(TimelineEvent.self, from: Data(try $0.bytes("body"))) }
     }
 
-    public func deadlines(limit: Int) async throws -> [Deadline] {
+    public func deadlines(dueBy cutoff: Date, limit: Int) async throws -> [Deadline] {
         let rows = try await read { db in
             try db.query("""
-                SELECT id, deadline FROM verifications WHERE status = 'pending' AND deadline IS NOT NULL ORDER BY deadline LIMIT \(limit)
+                SELECT id, deadline FROM verifications WHERE status = 'pending' AND deadline <= \(cutoff.timeIntervalSince1970)
+                ORDER BY deadline LIMIT \(limit)
                 """)
         }
         return try rows.map { Deadline(id: try $0.string("id"), at: try $0.date("deadline")) }
@@ -127,10 +163,17 @@ public final class PostgresVerificationStore: VerificationStore {
         try await read { db in try db.query("SELECT count(*) AS n FROM verifications WHERE status = 'pending'").first?.int("n") ?? 0 }
     }
 
+    /// One statement for a write's events, however many: a check records five, and a
+    /// statement each was a fifth of what PostgreSQL parsed, planned and ran for it. The
+    /// text differs only by the number of rows, so a few prepared statements serve all.
     static func append(_ events: [TimelineEvent], _ db: PostgresConnection) throws {
-        for event in events {
-            try db.queue("INSERT INTO events (verification_id, seq, body) VALUES (\(event.requestId), \(event.seq), \(event.jsonBytes))")
+        guard !events.isEmpty else { return }
+        var rows: PostgresQuery = ""
+        for (position, event) in events.enumerated() {
+            let comma: PostgresQuery = position == 0 ? "" : ", "
+            rows = "\(rows)\(comma)(\(event.requestId), \(event.seq), \(event.jsonBytes))"
         }
+        try db.queue("INSERT INTO events (verification_id, seq, body) VALUES \(rows)")
     }
 
     /// When `verification`, as written at `at`, finished; nil while it is pending.

@@ -9,7 +9,7 @@ public final class SQLiteVerificationStore: VerificationStore {
     let protection: LazyProtection
     /// The last state read or written of recently used verifications: where `update`
     /// starts, instead of reading the row again.
-    let recent = RecentStates()
+    let recent = RecentStates<Snapshot>()
 
     /// `protection` may be set after opening (the keys live in the store's own settings).
     public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws {
@@ -108,9 +108,12 @@ public final class SQLiteVerificationStore: VerificationStore {
         return Array(events.lazy.filter { $0.seq > after }.prefix(limit))
     }
 
-    public func deadlines(limit: Int) async throws -> [Deadline] {
+    public func deadlines(dueBy cutoff: Date, limit: Int) async throws -> [Deadline] {
         let rows = try await database.read { db in
-            try db.query("SELECT id, deadline FROM verifications WHERE status = 'pending' AND deadline IS NOT NULL ORDER BY deadline LIMIT \(limit)")
+            try db.query("""
+                SELECT id, deadline FROM verifications WHERE status = 'pending' AND deadline <= \(cutoff.timeIntervalSince1970)
+                ORDER BY deadline LIMIT \(limit)
+                """)
         }
         return try rows.map { Deadline(id: try $0.string("id"), at: Date(timeIntervalSince1970: try $0.double("deadline"))) }
     }

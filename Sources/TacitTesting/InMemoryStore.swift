@@ -95,10 +95,10 @@ public final class InMemoryStore: VerificationStore {
         }
     }
 
-    public func deadlines(limit: Int) async throws -> [Deadline] {
+    public func deadlines(dueBy cutoff: Date, limit: Int) async throws -> [Deadline] {
         state.withLock { state in
             let pending = state.verifications.values.compactMap { v in
-                v.status == .pending ? v.deadline.map { Deadline(id: v.id, at: $0) } : nil
+                v.status == .pending ? v.deadline.flatMap { $0 <= cutoff ? Deadline(id: v.id, at: $0) : nil } : nil
             }
             return Array(pending.sorted { $0.at < $1.at }.prefix(limit))
         }

@@ -23,6 +23,18 @@ struct ConversionWindowContractTests {
         _ = directory
     }
 
+    @Test("counts held back by one instance for a window another has judged already are dropped, not judged again",
+          arguments: StoreContractTests.Kind.allCases)
+    func lateCounts(kind: StoreContractTests.Kind) async throws {
+        let (first, second, directory) = try await CountedRatesContractTests.pair(kind)
+        _ = try await first.countConversions(ConversionWindow(slot: 30, sends: 4, verified: 1))
+        #expect(try await first.countConversions(ConversionWindow(slot: 31, sends: 1)) == ConversionWindow(slot: 30, sends: 4, verified: 1))
+        #expect(try await second.countConversions(ConversionWindow(slot: 30, sends: 2, verified: 2)) == nil)
+        #expect(try await second.countConversions(ConversionWindow(slot: 31, sends: 3)) == nil, "window 30 is not back to be judged")
+        #expect(try await first.countConversion(.sent, slot: 32) == ConversionWindow(slot: 31, sends: 4, verified: 0))
+        _ = directory
+    }
+
     @Test("of many events crossing into a new window at once through two instances, exactly one takes the old window",
           arguments: StoreContractTests.Kind.allCases)
     func oneJudge(kind: StoreContractTests.Kind) async throws {

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import TacitCore
+import TacitStore
 @testable import TacitStoreSQLite
 
-@Suite("Recent states kept by the SQLite store")
+@Suite("Recent states kept by a store (here with the SQLite store's snapshots)")
 struct RecentStatesTests {
     static func state(_ id: String) -> (SQLiteVerificationStore.Snapshot, Verification) {
         let verification = StoreContractTests.verification(id)
@@ -12,7 +13,7 @@ struct RecentStatesTests {
 
     @Test("peek leaves a state in place, take removes it")
     func peekAndTake() {
-        let recent = RecentStates()
+        let recent = RecentStates<SQLiteVerificationStore.Snapshot>()
         let (snapshot, verification) = Self.state("a")
         recent.put("a", snapshot, verification)
         #expect(recent.peek("a")?.verification.id == "a")
@@ -23,8 +24,8 @@ struct RecentStatesTests {
 
     @Test("states from the last two generations stay; older ones go, and a state put again is new")
     func generations() {
-        let recent = RecentStates()
-        let size = RecentStates.generation
+        let recent = RecentStates<SQLiteVerificationStore.Snapshot>()
+        let size = RecentStates<SQLiteVerificationStore.Snapshot>.generation
         let (snapshot, verification) = Self.state("v")
         for index in 0..<size { recent.put("a-\(index)", snapshot, verification) }
         // The next new id starts a generation: the first one is older now, still kept.

@@ -1,20 +1,19 @@
 import Synchronization
 import TacitCore
-import TacitStore
 
-/// A bounded map from verification id to the state this store last read or wrote,
-/// shared by its callers. These are hints, never answers: an update confirms a kept
-/// state against the row before writing, and a guard that reads one only decides
-/// whether the check that follows may run.
+/// A bounded map from verification id to the state a store last read or wrote, shared by
+/// its callers. These are hints, never answers: an update confirms a kept state against
+/// the row before writing (SQLite compares the columns, PostgreSQL the row's version), and
+/// a guard that reads one only decides whether the check that follows may run.
 ///
 /// Two generations bound it: when the newer one holds `generation` states it becomes
 /// the older one and the oldest states go. A state put or read lately stays at least
 /// `generation` puts, so a verification's create, delivery and check, moments apart,
 /// find each other's state even under load.
-final class RecentStates: Sendable {
-    typealias State = (snapshot: SQLiteVerificationStore.Snapshot, verification: Verification)
+public final class RecentStates<Snapshot: Sendable>: Sendable {
+    public typealias State = (snapshot: Snapshot, verification: Verification)
     /// States per generation; at most twice this many are kept (about 1 KB each).
-    static let generation = 32_768
+    public static var generation: Int { 32_768 }
 
     private struct Generations {
         var newer: [String: State] = [:]
@@ -23,7 +22,9 @@ final class RecentStates: Sendable {
 
     private let states = Mutex(Generations())
 
-    func put(_ id: String, _ snapshot: SQLiteVerificationStore.Snapshot, _ verification: Verification) {
+    public init() {}
+
+    public func put(_ id: String, _ snapshot: Snapshot, _ verification: Verification) {
         let dropped = states.withLock { states -> [String: State] in
             var dropped: [String: State] = [:]
             if states.newer.count >= Self.generation, states.newer[id] == nil {
@@ -42,7 +43,7 @@ final class RecentStates: Sendable {
 
     /// The state kept for `id`, removed so a stale one is tried only once. Another
     /// application's (see `StoreScope`) is left in place and not returned, as if not kept.
-    func take(_ id: String, visibleTo application: String? = nil) -> State? {
+    public func take(_ id: String, visibleTo application: String? = nil) -> State? {
         states.withLock { states in
             guard let kept = states.newer[id] ?? states.older[id],
                   StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }
@@ -53,7 +54,7 @@ final class RecentStates: Sendable {
     }
 
     /// The state kept for `id`, left in place; nil for another application's, as for one not kept.
-    func peek(_ id: String, visibleTo application: String? = nil) -> State? {
+    public func peek(_ id: String, visibleTo application: String? = nil) -> State? {
         states.withLock { states in
             guard let kept = states.newer[id] ?? states.older[id],
                   StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }

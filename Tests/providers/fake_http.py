@@ -88,6 +88,9 @@ class FakeState:
 class FakeHandler(BaseHTTPRequestHandler):
     fake = None
     protocol_version = "HTTP/1.1"
+    # An answer goes out as two writes (headers, then body): on a kept-alive connection Nagle
+    # holds the body until the client's delayed ACK, about 40 ms, and a fake must answer at once.
+    disable_nagle_algorithm = True
     content_type = "application/json"
     not_found = {}
     # `GET /_fake/<name>` answers the fake's attribute of that name.

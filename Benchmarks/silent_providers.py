@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The silent-provider issue's figures: server time per silent flow through each adapter
-against its fake (tru.ID SubscriberCheck, Twilio Verify SNA, CAMARA Number Verification),
-each fake its own process on loopback answering at once, and flows/s against the virtual
-operator for two builds taken in turns.
+against its fake (tru.ID SubscriberCheck, Twilio Verify SNA, CAMARA Number Verification,
+Vonage Verify v2 silent authentication), each fake its own process on loopback answering at
+once, and flows/s against the virtual operator for two builds taken in turns.
 
 A flow is sequential: start a silent-only verification, open its check URL as the phone
 does (from 127.0.0.2, the cellular address, following every redirect with the cookies a
@@ -12,9 +12,9 @@ connections are kept alive, one per host and source address.
 Server time per flow is the sum of the latencies of the flow's requests to Tacit, each
 timed from just before the request is written to just after its answer is read. Left out:
 the device's requests to the fake operator, and the client's own work between requests.
-Left in: the calls Tacit itself makes to the fake while it answers (the tru.ID and Twilio
-creates and checks, CAMARA's token and verify), which the fake answers without delay; their
-count per flow is printed beside the figure.
+Left in: the calls Tacit itself makes to the fake while it answers (the tru.ID, Twilio and
+Vonage creates and checks, CAMARA's token and verify), which the fake answers without delay;
+their count per flow is printed beside the figure.
 
     Benchmarks/silent_providers.py [--flows N] [--rounds N] [--against BINARY] [ADAPTER …]
 
@@ -40,6 +40,7 @@ from benchlib import BINARY, Server, report  # noqa: E402
 import conftest  # noqa: E402  (first: it imports the support modules that import it)
 import camara_support  # noqa: E402
 import silent_support  # noqa: E402
+import vonage_verify_support  # noqa: E402
 
 CELLULAR = "127.0.0.2"
 
@@ -109,7 +110,7 @@ class Adapter:
         """A distinct UK mobile per index, spread as Benchmarks/lua/create_uk.lua spreads them
         (one per 100-block, 25 per 10,000-block) so the sequential-number guard lets every
         start through; ending in 02, which the tru.ID and Twilio fakes answer as a match with
-        no SIM change."""
+        no SIM change, and Verify's as a SIM that holds the number (an even last digit)."""
         return "+4474%d%03d%02d02" % (1 + (index // 25000) % 9, index % 1000, (index // 1000) % 25)
 
     def check_body(self, status, data):
@@ -171,6 +172,29 @@ class CAMARA(Adapter):
         self.fake.stop()
 
 
+class VonageVerify(Adapter):
+    """Verify v2's silent authentication: the check URL is Verify's own, so the device's every
+    hop is at the fake, which ends with Vonage's `{request_id, code}`; the code goes back
+    through Tacit's check, which Tacit redeems at Verify. The application's JWT is signed
+    inside Tacit for each call and costs no request."""
+    name, outbound = "vonage", 2  # the silent request's POST /v2/verify and the code's POST /v2/verify/{id}
+
+    def start(self):
+        self.fake = vonage_verify_support.FakeVerify()
+
+    def env(self):
+        return vonage_verify_support.verify_env(self.fake)
+
+    def check_body(self, status, data):
+        # As the e2e test reads it: anything but Verify's 200 with a code is a failed flow, named.
+        if status != 200:
+            raise RuntimeError(f"vonage: the device's last hop answered {status}: {data[:200]!r}")
+        return super().check_body(status, data)
+
+    def stop(self):
+        self.fake.stop()
+
+
 class Virtual(Adapter):
     """The virtual operator inside `tacit serve --dev`: every hop is Tacit's own."""
     name = "virtual"
@@ -179,7 +203,7 @@ class Virtual(Adapter):
         return "+990%07d0" % (index % 10000000)
 
 
-ADAPTERS = {adapter.name: adapter for adapter in (TruID(), TwilioSNA(), CAMARA(), Virtual())}
+ADAPTERS = {adapter.name: adapter for adapter in (TruID(), TwilioSNA(), CAMARA(), VonageVerify(), Virtual())}
 
 
 def flow(adapter, server, app, number):

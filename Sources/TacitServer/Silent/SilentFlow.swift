@@ -96,7 +96,8 @@ struct SilentFlow: Sendable {
         let cipher = keys.checkCipher, store = runner.store
         return SilentCallback(query: request.query, phoneNumber: { state in
             guard let check = try? CheckToken(sealed: state, cipher: cipher) else { return nil }
-            return try? await store.verification(id: check.verificationId)?.phoneNumber
+            // A verification's number never changes: the kept state tells it as well as the row.
+            return try? await store.recentVerification(id: check.verificationId)?.phoneNumber
         }, issuedURL: { state in
             (try? CheckToken(sealed: state, cipher: cipher))?.operatorURL
         }, provider: provider)
@@ -143,8 +144,21 @@ struct SilentFlow: Sendable {
     /// Where the check's step stands, read before anything else is judged: an answer for
     /// a finished step says so, and one for a check URL never opened through Tacit
     /// belongs to no device's flow. Neither touches anything.
+    ///
+    /// The state the store kept from the open is enough when it says opened: the code is
+    /// issued by a transition that checks the step and the latch again on the row. Any
+    /// other answer is read from the row, since the open may have gone through another
+    /// instance, whose write the kept state doesn't show.
     private func standing(_ check: CheckToken) async throws -> Standing {
+        if let kept = try await runner.store.recentVerification(id: check.verificationId),
+           case .opened(let face) = Self.standing(of: kept, check) {
+            return .opened(face: face)
+        }
         guard let v = try await runner.store.verification(id: check.verificationId) else { throw APIProblem.checkURLInvalid }
+        return Self.standing(of: v, check)
+    }
+
+    private static func standing(of v: Verification, _ check: CheckToken) -> Standing {
         guard v.isSilentStepActive(check.step) else { return .inactive }
         return v.codeStep == check.step && v.codeHash != nil ? .opened(face: v.face) : .unopened
     }

@@ -126,6 +126,19 @@ def wrk(url, path="/", seconds=5, connections=32, threads=2, script=None, env=No
     return result
 
 
+def wrk_at_rate(url, rate, seconds, script, env, trial_base, connections=16):
+    """wrk at about `rate` requests/s (a half-load p99): each connection waits between its
+    requests for what its share of `rate` leaves after the request's own latency. That
+    latency is taken from a one-second trial at the rate (numbers from `trial_base`, so
+    the measured run reuses none): the peak's latency, queueing included, left too short
+    a wait, and "half load" ran at three quarters of the peak or more."""
+    budget = 1000 * connections / max(rate, 1)
+    trial = wrk(url, seconds=1, connections=connections, script=script,
+                env={**env, "TACIT_NUMBER_BASE": str(trial_base), "TACIT_DELAY_MS": str(max(1, int(budget)))})
+    delay = max(1, int(budget - trial.get("p50", 0)))
+    return wrk(url, seconds=seconds, connections=connections, script=script, env={**env, "TACIT_DELAY_MS": str(delay)})
+
+
 def report(rows):
     """Prints rows of (name, value, target, ok)."""
     width = max(len(row[0]) for row in rows)

@@ -13,7 +13,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import Server, metric, report, wrk  # noqa: E402
+from benchlib import Server, metric, report, wrk, wrk_at_rate  # noqa: E402
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 PENDING = int(os.environ.get("BENCH_PENDING", "100000"))
@@ -100,11 +100,8 @@ def throughput(rows):
         wrk(server.url, "/healthz", seconds=1)
         health = wrk(server.url, "/healthz", seconds=SECONDS)
         create = wrk(server.url, seconds=SECONDS, script="create_sms.lua", env={"TACIT_NUMBER_BASE": "0"})
-        half_rate = create["rps"] / 2
-        connections = 16
-        delay = max(1, int(1000 * connections / half_rate - create.get("p50", 1)))
-        paced = wrk(server.url, seconds=SECONDS, connections=connections, script="create_sms.lua",
-                    env={"TACIT_NUMBER_BASE": "50000000", "TACIT_DELAY_MS": str(delay)})
+        paced = wrk_at_rate(server.url, create["rps"] / 2, SECONDS, "create_sms.lua", {"TACIT_NUMBER_BASE": "50000000"},
+                            trial_base=70000000)
         checks_file = os.path.join(server.dir, "checks.txt")
         prepared = prepare_checks(server, int(min(40000, max(2000, health["rps"] * 0.5 * SECONDS))), checks_file)
         check = check_rate(server, checks_file, prepared)

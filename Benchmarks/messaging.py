@@ -14,7 +14,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import ROOT, Server, report, wrk  # noqa: E402
+from benchlib import ROOT, Server, report, wrk, wrk_at_rate  # noqa: E402
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 ACCOUNT_SID = "AC" + "be" * 16
@@ -89,10 +89,7 @@ def measure(label, script, fake=None):
         os.environ.update(saved)
         wrk(server.url, "/healthz", seconds=1)
         peak = wrk(server.url, seconds=SECONDS, script=script, env={"TACIT_NUMBER_BASE": "0"})
-        connections = 16
-        delay = max(1, int(1000 * connections / max(peak["rps"] / 2, 1) - peak.get("p50", 1)))
-        paced = wrk(server.url, seconds=SECONDS, connections=connections, script=script,
-                    env={"TACIT_NUMBER_BASE": "12000", "TACIT_DELAY_MS": str(delay)})
+        paced = wrk_at_rate(server.url, peak["rps"] / 2, SECONDS, script, {"TACIT_NUMBER_BASE": "12000"}, trial_base=20000)
         # Requests wrk left in flight may still start verifications: wait until the count holds.
         total, deadline = -1, time.monotonic() + 30
         while total != started(server) and time.monotonic() < deadline:

@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import Server, report, wrk  # noqa: E402
+from benchlib import Server, report, wrk, wrk_at_rate  # noqa: E402
 from core import check_rate, checks_completed, prepare_checks  # noqa: E402
 from pgcluster import SETTINGS, Cluster, CPUMeter, HAProxy, describe_split  # noqa: E402
 import pgpush  # noqa: E402
@@ -49,10 +49,8 @@ def measure(setup):
     create = wrk(setup.url, seconds=SECONDS, script="create_sms.lua", env={"TACIT_NUMBER_BASE": "0"})
     wall, used = meter.stop()
     machine = machine_busy() - busy
-    connections = 16
-    delay = max(1, int(1000 * connections / (create["rps"] / 2) - create.get("p50", 1)))
-    paced = wrk(setup.url, seconds=SECONDS, connections=connections, script="create_sms.lua",
-                env={"TACIT_NUMBER_BASE": "50000000", "TACIT_DELAY_MS": str(delay)})
+    paced = wrk_at_rate(setup.url, create["rps"] / 2, SECONDS, "create_sms.lua", {"TACIT_NUMBER_BASE": "50000000"},
+                        trial_base=70000000)
     checks_file = os.path.join(setup.instances[0].dir, "checks.txt")
     prepared = prepare_checks(setup.instances[0], int(min(20000, max(3000, 2 * SECONDS * create["rps"]))), checks_file)
     check = check_rate(setup, checks_file, prepared, completed=setup.completed)

@@ -21,7 +21,7 @@ enum ServeCommand {
         more endpoints, TACIT_WEBHOOK_ALLOW_PRIVATE=1 (allow private/loopback targets),
         TACIT_VONAGE_SIGNATURE_SECRET, TACIT_TWILIO_AUTH_TOKEN.
         Code sends: TACIT_SEND_WAIT_MS (how long a start waits for its provider's answer before
-        answering; default 25), TACIT_DEV_INBOX_LATENCY_MS (--dev: the handset inbox answers
+        answering; default 10), TACIT_DEV_INBOX_LATENCY_MS (--dev: the handset inbox answers
         this many ms late, as a slow provider would; default 0).
         Drain: TACIT_DRAIN_MS (on SIGTERM, how long /readyz answers 503 while requests are
         still served, before the listener closes; default 0; see docs/deploy.md).

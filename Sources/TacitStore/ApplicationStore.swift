@@ -19,6 +19,9 @@ public protocol ApplicationStore: Sendable {
     /// Adds the application unless one has its id; returns what is stored.
     func ensureApplication(_ application: Application) async throws -> Application
     func application(id: String) async throws -> Application?
+    /// The application's settings (its starts' defaults), which a store may answer from a
+    /// copy kept for a second (`KeptApplicationSettings`); nil when there is no such application.
+    func applicationSettings(id: String) async throws -> ApplicationSettings?
     /// Every application, oldest first.
     func applications() async throws -> [Application]
     /// Marks the application and every API key of it revoked, in one transaction; false
@@ -32,4 +35,11 @@ public protocol ApplicationStore: Sendable {
     /// has one: what a drop-in face needs to check a code by number (Twilio's `To`) or to
     /// name the verification in flight (Vonage's 409). Another application's is never found.
     func pendingVerification(phoneNumber: String, application: String) async throws -> String?
+}
+
+extension ApplicationStore {
+    /// A store that keeps no copy reads the row each time.
+    public func applicationSettings(id: String) async throws -> ApplicationSettings? {
+        try await application(id: id)?.settings
+    }
 }

@@ -41,11 +41,16 @@ extension PostgresVerificationStore: ApplicationStore {
         try await read { db in try db.query("SELECT * FROM applications WHERE id = \(id)").first.map(Self.application) }
     }
 
+    public func applicationSettings(id: String) async throws -> ApplicationSettings? {
+        try await keptSettings.settings(of: id) { try await application(id: id)?.settings }
+    }
+
     public func applications() async throws -> [Application] {
         try await read { db in try db.query("SELECT * FROM applications ORDER BY created_at, id").map(Self.application) }
     }
 
     public func revokeApplication(id: String, at: Date) async throws -> Bool {
+        defer { keptSettings.forget(id) }
         let time = at.timeIntervalSince1970
         return try await write { db in
             guard try db.execute("UPDATE applications SET revoked_at = COALESCE(revoked_at, \(time)) WHERE id = \(id)") == 1 else {
@@ -57,7 +62,8 @@ extension PostgresVerificationStore: ApplicationStore {
     }
 
     public func updateApplication(id: String, settings: ApplicationSettings) async throws -> Bool {
-        try await read { db in
+        defer { keptSettings.forget(id) }
+        return try await read { db in
             try db.execute("""
                 UPDATE applications SET brand = \(settings.brand), code_length = \(settings.codeLength),
                     channel_timeout = \(settings.channelTimeout), vonage_callback_url = \(settings.vonageCallbackURL),

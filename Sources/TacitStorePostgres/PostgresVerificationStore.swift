@@ -19,6 +19,8 @@ public final class PostgresVerificationStore: VerificationStore {
     /// instance's write moves the row's version on, so a kept state it made stale fails
     /// the update's compare-and-set once and the row is read again.
     let recent = RecentStates<Int>()
+    /// Applications' settings, kept a second: every start reads its application's defaults.
+    let keptSettings = KeptApplicationSettings()
 
     /// `url` is `postgres://USER@HOST:PORT/DATABASE` (any form libpq reads). Nothing
     /// connects until the first call, and a connection opens only when every open one is

@@ -39,12 +39,17 @@ extension SQLiteVerificationStore: ApplicationStore {
         return try rows.first.map(Self.application)
     }
 
+    public func applicationSettings(id: String) async throws -> ApplicationSettings? {
+        try await keptSettings.settings(of: id) { try await application(id: id)?.settings }
+    }
+
     public func applications() async throws -> [Application] {
         let rows = try await database.read { db in try db.query("SELECT * FROM applications ORDER BY created_at, id") }
         return try rows.map(Self.application)
     }
 
     public func revokeApplication(id: String, at: Date) async throws -> Bool {
+        defer { keptSettings.forget(id) }
         let time = at.timeIntervalSince1970
         return try await database.write { db in
             try db.execute("UPDATE applications SET revoked_at = COALESCE(revoked_at, \(time)) WHERE id = \(id)")
@@ -55,7 +60,8 @@ extension SQLiteVerificationStore: ApplicationStore {
     }
 
     public func updateApplication(id: String, settings: ApplicationSettings) async throws -> Bool {
-        try await database.write { db in
+        defer { keptSettings.forget(id) }
+        return try await database.write { db in
             try db.execute("""
                 UPDATE applications SET brand = \(settings.brand), code_length = \(settings.codeLength),
                     channel_timeout = \(settings.channelTimeout), vonage_callback_url = \(settings.vonageCallbackURL),

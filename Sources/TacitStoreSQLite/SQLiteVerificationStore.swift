@@ -10,6 +10,8 @@ public final class SQLiteVerificationStore: VerificationStore {
     /// The last state read or written of recently used verifications: where `update`
     /// starts, instead of reading the row again.
     let recent = RecentStates<Snapshot>()
+    /// Applications' settings, kept a second: every start reads its application's defaults.
+    let keptSettings = KeptApplicationSettings()
 
     /// `protection` may be set after opening (the keys live in the store's own settings).
     public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws {

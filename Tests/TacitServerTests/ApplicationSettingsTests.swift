@@ -41,6 +41,22 @@ struct ApplicationSettingsTests {
         }
     }
 
+    @Test("a change of the settings through this server shows in the very next start, though starts read them from a kept copy")
+    func changeShowsAtOnce() async throws {
+        try await TestApplication.test(.inProcess) { app, keyless in
+            let manager = try await Self.manager(app)
+            let (application, credentials) = try await manager.create(name: "Shop")
+            let client = keyless.bearer(credentials.apiKey)
+            #expect(try await client.start("+99012345684", channels: ["sms"]).reply.status == 202)
+            #expect(try await keyless.latestCode("+99012345684")?.count == 6)
+            var change = ApplicationChange()
+            change.codeLength = 9
+            _ = try await manager.set(id: application.id, change)
+            #expect(try await client.start("+99012345686", channels: ["sms"]).reply.status == 202)
+            #expect(try await keyless.latestCode("+99012345686")?.count == 9)
+        }
+    }
+
     @Test("a start through /v1 shows face v1 in its state and on its api:create event")
     func faceIsRecorded() async throws {
         try await TestApplication.test(.inProcess) { app, client in

@@ -5,15 +5,16 @@ import TacitStore
 /// An application's own start defaults (`tacit apps set --brand`, `--code-length`,
 /// `--channel-timeout`), one rule for every face: a field the start gives wins, one it
 /// leaves out takes the application's setting, and without a setting the face's own
-/// default stays. The settings are read on each start, so `tacit apps set` reaches a
-/// running server.
+/// default stays. The settings are read on each start, from the copy the store keeps for
+/// a second (`KeptApplicationSettings`), so `tacit apps set` reaches a running server
+/// within that second.
 struct ApplicationDefaults {
     let settings: ApplicationSettings
 
     /// The defaults `application` set, or nil when it set none.
     static func of(_ application: String, in store: any VerificationStore) async throws -> ApplicationDefaults? {
         guard let applications = store as? any ApplicationStore,
-              let settings = try await applications.application(id: application)?.settings,
+              let settings = try await applications.applicationSettings(id: application),
               settings.brand != nil || settings.codeLength != nil || settings.channelTimeout != nil else { return nil }
         return ApplicationDefaults(settings: settings)
     }

@@ -13,18 +13,23 @@ import TacitCore
 public final class RecentStates<Snapshot: Sendable>: Sendable {
     public typealias State = (snapshot: Snapshot, verification: Verification)
     /// States per generation; at most twice this many are kept (about 1 KB each).
-    public static var generation: Int { 32_768 }
+    @inlinable public static var generation: Int { 32_768 }
 
-    private struct Generations {
-        var newer: [String: State] = [:]
-        var older: [String: State] = [:]
+    // Inlinable, so each store's calls are specialized for its own snapshot type: through
+    // the generic entry points from another module, every put, take and peek paid for the
+    // unspecialized dictionary and the retains around it (in `perf` of the silent flow,
+    // 0.49 % of the samples against 0.18 % before the type became generic).
+    @usableFromInline struct Generations {
+        @usableFromInline var newer: [String: State] = [:]
+        @usableFromInline var older: [String: State] = [:]
+        @usableFromInline init() {}
     }
 
-    private let states = Mutex(Generations())
+    @usableFromInline let states = Mutex(Generations())
 
     public init() {}
 
-    public func put(_ id: String, _ snapshot: Snapshot, _ verification: Verification) {
+    @inlinable public func put(_ id: String, _ snapshot: Snapshot, _ verification: Verification) {
         let dropped = states.withLock { states -> [String: State] in
             var dropped: [String: State] = [:]
             if states.newer.count >= Self.generation, states.newer[id] == nil {
@@ -43,7 +48,7 @@ public final class RecentStates<Snapshot: Sendable>: Sendable {
 
     /// The state kept for `id`, removed so a stale one is tried only once. Another
     /// application's (see `StoreScope`) is left in place and not returned, as if not kept.
-    public func take(_ id: String, visibleTo application: String? = nil) -> State? {
+    @inlinable public func take(_ id: String, visibleTo application: String? = nil) -> State? {
         states.withLock { states in
             guard let kept = states.newer[id] ?? states.older[id],
                   StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }
@@ -54,7 +59,7 @@ public final class RecentStates<Snapshot: Sendable>: Sendable {
     }
 
     /// The state kept for `id`, left in place; nil for another application's, as for one not kept.
-    public func peek(_ id: String, visibleTo application: String? = nil) -> State? {
+    @inlinable public func peek(_ id: String, visibleTo application: String? = nil) -> State? {
         states.withLock { states in
             guard let kept = states.newer[id] ?? states.older[id],
                   StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }

@@ -3,20 +3,16 @@ import TacitStore
 import TacitStorePostgres
 
 extension PostgresCluster {
-    /// `count` stores on the tables of one fresh schema, each with its own pool: what
-    /// several instances on one database each open. Unmigrated: the applications they
-    /// are given migrate them, as instances starting together do.
-    public static func makeSharedStores(_ count: Int, poolSize: Int = 4) async throws -> [any VerificationStore] {
-        let url = try await shared().makeSchema()
-        return (0..<count).map { _ in PostgresVerificationStore(url: url, poolSize: poolSize) }
-    }
-
-    /// `count` stores on one fresh, migrated schema, each with a pool of its own: the
+    /// `count` stores on the tables of one fresh schema, each with a pool of its own: the
     /// stores of that many instances sharing one database, for tests that never need to
-    /// name the PostgreSQL store's type.
-    public static func makeInstances(_ count: Int, poolSize: Int = 4) async throws -> [any VerificationStore & RateLimitStore] {
-        let (first, url) = try await makeStore(poolSize: poolSize)
-        return [first] + (1..<max(count, 1)).map { _ in PostgresVerificationStore(url: url, poolSize: poolSize) }
+    /// name the PostgreSQL store's type. `migrated: false` leaves the schema empty, for the
+    /// applications they are given to migrate, as instances starting together do.
+    public static func makeInstances(_ count: Int, migrated: Bool = true, poolSize: Int = 4) async throws
+        -> [any VerificationStore & RateLimitStore] {
+        let url = try await shared().makeSchema()
+        let stores = (0..<max(count, 1)).map { _ in PostgresVerificationStore(url: url, poolSize: poolSize) }
+        if migrated { try await stores[0].migrate() }
+        return stores
     }
 
     /// A store on the database at `url` (from `makeDatabase()`), with a pool of its own.

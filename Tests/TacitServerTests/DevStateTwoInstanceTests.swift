@@ -15,7 +15,7 @@ struct DevStateTwoInstanceTests {
     }
 
     static func twoInstances(_ body: (SilentCalls, SilentCalls) async throws -> Void) async throws {
-        let stores = try await PostgresCluster.makeSharedStores(2)
+        let stores = try await PostgresCluster.makeInstances(2, migrated: false)
         try await TestApplication.test(.live, store: stores[0], configure: shared) { a, clientA in
             try await TestApplication.test(.live, store: stores[1], configure: shared) { b, clientB in
                 try await body(SilentCalls(app: a, client: clientA), SilentCalls(app: b, client: clientB))

@@ -12,10 +12,7 @@ struct DevStateTwoInstanceTests {
     static let now = Date(timeIntervalSince1970: 1_796_000_000)
 
     init() async throws {
-        let (store, url) = try await PostgresCluster.makeStore()
-        first = store
-        second = PostgresVerificationStore(url: url)
-        for store in [first, second] { store.protect(with: XORProtection()) }
+        (first, second) = try await PostgresCluster.makeProtectedPair()
     }
 
     @Test("a session opened through one instance is claimed exactly once of 20 claims racing through both")

@@ -14,10 +14,7 @@ struct TwoInstanceTests {
     static let now = Date(timeIntervalSince1970: 1_796_000_000)
 
     init() async throws {
-        let (store, url) = try await PostgresCluster.makeStore()
-        first = store
-        second = PostgresVerificationStore(url: url)
-        for store in [first, second] { store.protect(with: XORProtection()) }
+        (first, second) = try await PostgresCluster.makeProtectedPair()
     }
 
     static func verification(_ id: String, _ number: String = "+99012345670") -> Verification {
@@ -150,6 +147,17 @@ struct TwoInstanceTests {
 }
 
 /// Seals by XOR: enough for the store to never hold a number in clear, in tests.
+extension PostgresCluster {
+    /// Two migrated stores on one fresh schema, each with a pool of its own and
+    /// `XORProtection`: two instances on one database.
+    static func makeProtectedPair() async throws -> (PostgresVerificationStore, PostgresVerificationStore) {
+        let (first, url) = try await makeStore()
+        let second = PostgresVerificationStore(url: url)
+        for store in [first, second] { store.protect(with: XORProtection()) }
+        return (first, second)
+    }
+}
+
 struct XORProtection: FieldProtection {
     func seal(_ plaintext: [UInt8]) -> [UInt8] { plaintext.map { $0 ^ 0x5A } }
     func open(_ sealed: [UInt8]) throws -> [UInt8] { sealed.map { $0 ^ 0x5A } }

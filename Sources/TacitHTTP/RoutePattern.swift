@@ -82,6 +82,11 @@ struct RoutePattern: Sendable {
 }
 
 extension RoutePattern.Segment {
+    var isLiteral: Bool {
+        if case .literal = self { return true }
+        return false
+    }
+
     fileprivate var rank: Int {
         switch self {
         case .literal: 0

@@ -12,7 +12,12 @@ public struct Router: Sendable {
         let handler: HTTPHandler
     }
 
-    private var routes: [Route] = []
+    /// Routes under the literal segments their pattern starts with, at most
+    /// `indexedSegments` of them joined with "/" ("" for a pattern that starts with a
+    /// parameter): a request is matched against the few routes under its own path's
+    /// leading segments, not against every route.
+    private var routesByLeadingLiterals: [String: [Route]] = [:]
+    private static let indexedSegments = 2
 
     /// Answers a request that no route takes, given the patterns its path matches under
     /// other methods (empty when none does) and the router's own answer (404, 405, or
@@ -25,7 +30,12 @@ public struct Router: Sendable {
 
     /// Adds a route; `method` is matched case-sensitively, as HTTP requires.
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping HTTPHandler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+        let route = Route(method: method, pattern: RoutePattern(pattern), handler: handler)
+        var literals: [String] = []
+        for case .literal(let literal) in route.pattern.segments.prefix(while: \.isLiteral).prefix(Self.indexedSegments) {
+            literals.append(literal)
+        }
+        routesByLeadingLiterals[literals.joined(separator: "/"), default: []].append(route)
     }
 
     /// Answers `request` with the matching route's handler, or a problem response.
@@ -55,7 +65,13 @@ public struct Router: Sendable {
     /// Every route whose pattern matches the path, whatever its method, with its captures.
     private func matches(_ request: HTTPRequest) -> [(Route, [String: String])] {
         let parts = request.pathSegments
-        return routes.compactMap { route in route.pattern.match(parts).map { (route, $0) } }
+        var found: [(Route, [String: String])] = []
+        for depth in 0...min(parts.count, Self.indexedSegments) {
+            for route in routesByLeadingLiterals[parts.prefix(depth).joined(separator: "/")] ?? [] {
+                if let captured = route.pattern.match(parts) { found.append((route, captured)) }
+            }
+        }
+        return found
     }
 
     private func best(_ matches: [(Route, [String: String])], for method: String) -> (Route, [String: String])? {

@@ -44,6 +44,19 @@ struct RouterTests {
         #expect(body == expected)
     }
 
+    @Test("overlapping patterns filed under different leading literals still meet: the most specific wins", arguments: [
+        ("/a/b/c", "/a/b/c"), ("/a/z/c", "/a/:x/c"), ("/q/b/c", "/:y/b/c"), ("/q/r", "/*rest"), ("/a/b", "/*rest"),
+    ])
+    func leadingLiterals(path: String, pattern: String) {
+        var router = Router()
+        for route in ["/*rest", "/:y/b/c", "/a/:x/c", "/a/b/c"] {
+            router.add("GET", route) { _ in .text(route) }
+        }
+        router.add("PUT", "/a/b/:z") { _ in .text("put") }
+        #expect(router.routePattern(for: HTTPRequest(method: "GET", path: path)) == pattern)
+        #expect(router.routePattern(for: HTTPRequest(method: "PUT", path: "/a/b/c")) == "/a/b/:z")
+    }
+
     @Test("routePattern(for:) names the route without running it")
     func patternLookup() {
         let router = Self.router()

@@ -99,13 +99,30 @@ public enum Redactor {
     }
 
     static let tokenPrefixes = ["ct_", "sa_", "tk_", "whsec_", "cu_", "sk_"]
+    private static let tokenPrefixBytes = tokenPrefixes.map { Array($0.utf8) }
 
     private static func scrubTokens(_ text: String) -> String {
-        // Every token prefix has an underscore: most text has none and costs one pass.
-        guard text.utf8.contains(UInt8(ascii: "_")), tokenPrefixes.contains(where: { text.containsBytes($0, atTokenStart: true) }) else { return text }
+        guard mayHoldToken(text) else { return text }
         return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
             tokenPrefixes.contains(where: { word.containsBytes($0, atTokenStart: true) }) && word.count >= 12 ? "[redacted]" : String(word)
         }.joined(separator: " ")
+    }
+
+    /// Whether a token prefix starts anywhere a token can (at the start or after a byte
+    /// that can't be part of one), in one pass over the bytes: every event's label and
+    /// note comes through here, and most hold no token.
+    private static func mayHoldToken(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            // Every token prefix has an underscore: most text has none.
+            guard bytes.contains(UInt8(ascii: "_")) else { return false }
+            for start in bytes.indices where start == 0 || !bytes[start - 1].isTokenByte {
+                for prefix in tokenPrefixBytes where bytes.count - start >= prefix.count {
+                    if prefix.indices.allSatisfy({ bytes[start + $0] == prefix[$0] }) { return true }
+                }
+            }
+            return false
+        }
     }
 }
 

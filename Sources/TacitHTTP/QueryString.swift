@@ -3,14 +3,17 @@
 public enum QueryString {
     /// `text` with every byte outside RFC 3986's unreserved set percent-encoded.
     public static func encode(_ text: String) -> String {
+        // Check URLs and redirects carry long sealed tokens, all unreserved: most text is returned as it is.
+        guard !text.utf8.allSatisfy(isUnreserved) else { return text }
         var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
+        out.reserveCapacity(text.utf8.count + 16)
         for byte in text.utf8 {
             if isUnreserved(byte) {
                 out.append(byte)
             } else {
-                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                out.append(UInt8(ascii: "%"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -38,6 +41,7 @@ public enum QueryString {
     }
 
     private static let forbidden = Set("\"<>\\^`{|}".utf8)
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)

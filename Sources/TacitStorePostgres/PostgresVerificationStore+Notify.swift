@@ -20,6 +20,17 @@ extension PostgresVerificationStore: ChangeFeed {
         listenerBackend.withLock { $0 = nil }
     }
 
+    /// Locks the verification's row against writes first, so that a write in flight
+    /// commits before this returns and the caller's read after it sees that write; then
+    /// records the follow, which the trigger of every later write sees. A verification
+    /// that doesn't exist has nothing to follow.
+    public func follow(_ verificationId: String) async throws {
+        try await pool.transaction { db in
+            guard try !db.query("SELECT 1 AS found FROM verifications WHERE id = \(verificationId) FOR SHARE").isEmpty else { return }
+            try db.queue("INSERT INTO followed_verifications (verification_id) VALUES (\(verificationId)) ON CONFLICT DO NOTHING")
+        }
+    }
+
     /// The server process of the listener's connection while one listens, for tests that
     /// cut it (`pg_terminate_backend`) to see the feed reconnect and resync.
     public var listenerBackendPID: Int32? { listenerBackend.withLock { $0 } }

@@ -20,6 +20,7 @@ struct ChangeRelayTests {
         func listen(_ receive: @escaping @Sendable (StoreNotice) -> Void) async {
             for await notice in notices { receive(notice) }
         }
+        func follow(_ verificationId: String) async throws {}
     }
 
     /// How often the relay rang the webhook worker's doorbell.

@@ -112,6 +112,8 @@ final class EventFeed: Sendable {
     private func catchUp(first: Bool) async {
         var first = first
         do {
+            // Other instances' writes reach this one's hub only once it follows the verification.
+            if first, let changes = store as? any ChangeFeed { try await changes.follow(id) }
             while !Task.isCancelled {
                 let cursor = state.withLock { state in
                     state.covered = state.pending.count

@@ -4,11 +4,14 @@ PostgreSQL and two behind HAProxy on PostgreSQL, each with its create p99 at hal
 peak rate; then SSE push latency from a subscriber on one instance to events written
 through the other. The PostgreSQL single instance must reach half of SQLite's creates/s
 with a create p99 at half load of 25 ms at most, and the cross-instance push p99 must be
-100 ms at most with no event lost. Two instances share the same two cores, so their figure
+100 ms at most with no event lost. That ratio is the median of BENCH_ROUNDS rounds
+(default 3) in which the SQLite and PostgreSQL servers take their peak create runs in turns,
+so that a slow spell of the shared machine falls on both. Two instances share the same two cores, so their figure
 is reported with the CPU split between Tacit, PostgreSQL and HAProxy over the create run.
 
 The cluster is a throwaway one (pgcluster.Cluster) with PostgreSQL's default durability."""
 import os
+import statistics
 import subprocess
 import sys
 
@@ -20,6 +23,7 @@ import pgpush  # noqa: E402
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 EVENTS = int(os.environ.get("BENCH_EVENTS", "50"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 
 
 class Setup:
@@ -61,6 +65,25 @@ def measure(setup):
     return {"create": create, "paced": paced, "check": check}
 
 
+def creates_in_turns(sqlite_url, pg_url, rounds):
+    """PostgreSQL's creates/s over SQLite's, the two servers' peak runs taken in turns (SQLite
+    first, then PostgreSQL first, and so on), so that a slow spell of the shared machine
+    falls on both; the rounds' ratios, and whether any create failed."""
+    ratios, failed = [], 0
+    for round_number in range(rounds):
+        base = str(10000000 + 5000000 * round_number)
+        order = [("sqlite", sqlite_url), ("pg", pg_url)]
+        rates = {}
+        for name, url in order if round_number % 2 == 0 else reversed(order):
+            run = wrk(url, seconds=SECONDS, script="create_sms.lua", env={"TACIT_NUMBER_BASE": base})
+            rates[name] = run["rps"]
+            failed += run["non2xx"] if name == "pg" else 0
+        ratios.append(rates["pg"] / rates["sqlite"] if rates["sqlite"] else 0)
+        print(f"  creates in turns, round {round_number + 1}: SQLite {rates['sqlite']:,.0f}/s, "
+              f"PostgreSQL {rates['pg']:,.0f}/s = {ratios[-1]:.0%}", flush=True)
+    return ratios, failed
+
+
 def instance(url):
     return Server(extra=["--database-url", url]).start()
 
@@ -79,11 +102,12 @@ def main():
         health = wrk(sqlite.url, "/healthz", seconds=SECONDS)
         print(f"GET /healthz (baseline): {health['rps']:,.0f} req/s")
         figures["sqlite"] = measure(Setup("SQLite, one instance", sqlite.url, [sqlite], {"tacit": lambda: [sqlite.process.pid]}))
-        sqlite.stop()
         single = instance(cluster.database("bench_single"))
         running.append(single)
         figures["pg"] = measure(Setup("PostgreSQL, one instance", single.url, [single],
                                       {"tacit": lambda: [single.process.pid], "postgres": cluster.pids}))
+        figures["turns"] = creates_in_turns(sqlite.url, single.url, ROUNDS)
+        sqlite.stop()
         single.stop()
         shared = cluster.database("bench_two")
         first, second = instance(shared), instance(shared)
@@ -107,14 +131,15 @@ def main():
 
 def rows(figures, cross):
     sqlite, pg, two = figures["sqlite"], figures["pg"], figures["two"]
-    ratio = pg["create"]["rps"] / sqlite["create"]["rps"] if sqlite["create"]["rps"] else 0
+    ratios, failed = figures["turns"]
+    ratio = statistics.median(ratios)
     check_ratio = pg["check"]["rps"] / sqlite["check"]["rps"] if sqlite["check"]["rps"] else 0
     latencies, timeouts = cross
     p99 = pgpush.percentile(latencies, 0.99)
     print(f"Issue 19 (PostgreSQL and several instances), {SECONDS} s runs:")
     return [
-        ("PostgreSQL creates/s / SQLite", f"{pg['create']['rps']:,.0f} vs {sqlite['create']['rps']:,.0f} = {ratio:.0%}", ">= 50%",
-         ratio >= 0.5 and pg["create"]["non2xx"] == 0),
+        ("PostgreSQL creates/s / SQLite", f"{ratio:.0%}, median of {len(ratios)} rounds in turns", ">= 50%",
+         ratio >= 0.5 and pg["create"]["non2xx"] == 0 and failed == 0),
         ("PostgreSQL create p99, half load", f"{pg['paced']['rps']:,.0f}/s, p99 {pg['paced'].get('p99', 0):.1f} ms", "<= 25 ms",
          pg["paced"].get("p99", 1e9) <= 25),
         ("PostgreSQL checks/s / SQLite", f"{pg['check']['rps']:,.0f} vs {sqlite['check']['rps']:,.0f} = {check_ratio:.0%}",

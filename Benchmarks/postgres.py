@@ -5,9 +5,10 @@ peak rate; then SSE push latency from a subscriber on one instance to events wri
 through the other. The PostgreSQL single instance must reach half of SQLite's creates/s
 with a create p99 at half load of 25 ms at most, and the cross-instance push p99 must be
 100 ms at most with no event lost. That ratio is the median of BENCH_ROUNDS rounds
-(default 3) in which the SQLite and PostgreSQL servers take their peak create runs in turns,
-so that a slow spell of the shared machine falls on both. Two instances share the same two cores, so their figure
-is reported with the CPU split between Tacit, PostgreSQL and HAProxy over the create run.
+(default 3) in which the SQLite and PostgreSQL servers take their peak create runs in
+turns, so that a slow spell of the shared machine falls on both. Two instances share the
+same two cores, so their figure is reported with the CPU split between Tacit, PostgreSQL
+and HAProxy over the create run.
 
 The cluster is a throwaway one (pgcluster.Cluster) with PostgreSQL's default durability."""
 import os
@@ -68,7 +69,7 @@ def measure(setup):
 def creates_in_turns(sqlite_url, pg_url, rounds):
     """PostgreSQL's creates/s over SQLite's, the two servers' peak runs taken in turns (SQLite
     first, then PostgreSQL first, and so on), so that a slow spell of the shared machine
-    falls on both; the rounds' ratios, and whether any create failed."""
+    falls on both; the rounds' ratios, and how many of PostgreSQL's creates failed."""
     ratios, failed = [], 0
     for round_number in range(rounds):
         base = str(10000000 + 5000000 * round_number)

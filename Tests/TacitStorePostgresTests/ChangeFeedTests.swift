@@ -66,7 +66,7 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test("only followed verifications are announced; a follow holds from any instance until the verification is deleted")
+    @Test("only followed verifications are announced, whichever instance followed; a second follow, or one of a verification that does not exist, records nothing")
     func announcesFollowedOnly() async throws {
         let (writer, reader, _) = try await Self.stores()
         for id in ["a", "b"] {

@@ -104,13 +104,13 @@ public enum Redactor {
     private static func scrubTokens(_ text: String) -> String {
         guard mayHoldToken(text) else { return text }
         return text.split(separator: " ", omittingEmptySubsequences: false).map { word in
-            tokenPrefixes.contains(where: { word.containsBytes($0, atTokenStart: true) }) && word.count >= 12 ? "[redacted]" : String(word)
+            word.count >= 12 && mayHoldToken(String(word)) ? "[redacted]" : String(word)
         }.joined(separator: " ")
     }
 
     /// Whether a token prefix starts anywhere a token can (at the start or after a byte
     /// that can't be part of one), in one pass over the bytes: every event's label and
-    /// note comes through here, and most hold no token.
+    /// note comes through here, and most hold no token. A word holding one is redacted.
     private static func mayHoldToken(_ text: String) -> Bool {
         var text = text
         return text.withUTF8 { bytes in

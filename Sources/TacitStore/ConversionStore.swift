@@ -34,13 +34,6 @@ public protocol ConversionStore: Sendable {
     func countConversions(_ counts: ConversionWindow) async throws -> ConversionWindow?
 }
 
-extension ConversionStore {
-    /// Counts one event in window `slot` (see `countConversions`).
-    public func countConversion(_ event: ConversionEvent, slot: Int64) async throws -> ConversionWindow? {
-        try await countConversions(ConversionWindow(slot: slot, sends: event == .sent ? 1 : 0, verified: event == .verified ? 1 : 0))
-    }
-}
-
 /// Windows kept in this process's memory: for the in-memory store, and a store that keeps none.
 public final class ProcessConversionWindows: ConversionStore {
     private let windows = Mutex<[Int64: ConversionWindow]>([:])

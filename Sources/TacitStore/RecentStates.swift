@@ -23,6 +23,12 @@ public final class RecentStates<Snapshot: Sendable>: Sendable {
         @usableFromInline var newer: [String: State] = [:]
         @usableFromInline var older: [String: State] = [:]
         @usableFromInline init() {}
+
+        /// The state kept for `id` in either generation, if `application` may see it.
+        @inlinable func kept(_ id: String, visibleTo application: String?) -> State? {
+            guard let kept = newer[id] ?? older[id], StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }
+            return kept
+        }
     }
 
     @usableFromInline let states = Mutex(Generations())
@@ -50,8 +56,7 @@ public final class RecentStates<Snapshot: Sendable>: Sendable {
     /// application's (see `StoreScope`) is left in place and not returned, as if not kept.
     @inlinable public func take(_ id: String, visibleTo application: String? = nil) -> State? {
         states.withLock { states in
-            guard let kept = states.newer[id] ?? states.older[id],
-                  StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }
+            guard let kept = states.kept(id, visibleTo: application) else { return nil }
             states.newer[id] = nil
             states.older[id] = nil
             return kept
@@ -60,10 +65,6 @@ public final class RecentStates<Snapshot: Sendable>: Sendable {
 
     /// The state kept for `id`, left in place; nil for another application's, as for one not kept.
     @inlinable public func peek(_ id: String, visibleTo application: String? = nil) -> State? {
-        states.withLock { states in
-            guard let kept = states.newer[id] ?? states.older[id],
-                  StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }
-            return kept
-        }
+        states.withLock { $0.kept(id, visibleTo: application) }
     }
 }

@@ -100,15 +100,9 @@ public final class PostgresVerificationStore: VerificationStore {
     /// made while the table was small, scanned every pending row of the application and
     /// filtered them: each create cost a little more than the one before.
     static func pending(of application: String, under indexes: [String]) -> PostgresQuery {
-        var lookups: PostgresQuery = ""
-        for (position, index) in indexes.enumerated() {
-            let union: PostgresQuery = position == 0 ? "" : " UNION ALL "
-            lookups = """
-                \(lookups)\(union)SELECT id FROM verifications \
-                WHERE application_id = \(application) AND phone_index = \(index) AND status = 'pending'
-                """
-        }
-        return lookups
+        PostgresQuery(joining: indexes.map { index in
+            "SELECT id FROM verifications WHERE application_id = \(application) AND phone_index = \(index) AND status = 'pending'"
+        }, separator: " UNION ALL ")
     }
 
     /// Takes the idempotency key first in the create's transaction: a second request with
@@ -170,11 +164,7 @@ public final class PostgresVerificationStore: VerificationStore {
     /// text differs only by the number of rows, so a few prepared statements serve all.
     static func append(_ events: [TimelineEvent], _ db: PostgresConnection) throws {
         guard !events.isEmpty else { return }
-        var rows: PostgresQuery = ""
-        for (position, event) in events.enumerated() {
-            let comma: PostgresQuery = position == 0 ? "" : ", "
-            rows = "\(rows)\(comma)(\(event.requestId), \(event.seq), \(event.jsonBytes))"
-        }
+        let rows = PostgresQuery(joining: events.map { event in "(\(event.requestId), \(event.seq), \(event.jsonBytes))" }, separator: ", ")
         try db.queue("INSERT INTO events (verification_id, seq, body) VALUES \(rows)")
     }
 

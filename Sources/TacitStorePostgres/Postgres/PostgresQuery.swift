@@ -72,3 +72,15 @@ public struct PostgresQuery: Sendable, ExpressibleByStringInterpolation {
         }
     }
 }
+
+extension PostgresQuery {
+    /// The fragments one after another with `separator` between them, each keeping its
+    /// parameters: a statement with one row or lookup per element.
+    init(joining fragments: [PostgresQuery], separator: String) {
+        parts = []
+        for (position, fragment) in fragments.enumerated() {
+            if position > 0 { parts.append(.text(separator)) }
+            parts += fragment.parts
+        }
+    }
+}

@@ -137,5 +137,5 @@ public enum PostgresSchema {
             );
             """),
         changeFeed,
-    ] + devStateMigrations + [followedFeed])
+    ] + devStateMigrations + [followedFeed, requiredChange])
 }

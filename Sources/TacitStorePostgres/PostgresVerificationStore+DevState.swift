@@ -42,15 +42,21 @@ extension PostgresVerificationStore: DevStateStore {
         // A handset's inbox is development state: it is visible to every instance as soon
         // as it commits, and not worth a wait for the WAL flush (PostgreSQL's asynchronous
         // commit), which every code sent in --dev would otherwise pay on top of the send's own.
-        // The statements go in one round trip with the commit.
+        // One statement, so a transaction of its own, with no BEGIN, SET and COMMIT around
+        // it: the insert takes its one row from the setting, so the setting is made (for
+        // this transaction only) before the commit reads it. The trim runs on the
+        // statement's snapshot, without the new message, so it keeps one fewer of the old.
         try await write { db in
-            try db.queue(Self.asynchronousCommit)
             try db.queue("""
-                INSERT INTO dev_inbox (number_index, channel, body_sealed, at) VALUES (\(index), \(message.channel), \(sealed), \(message.at))
-                """)
-            try db.queue("""
-                DELETE FROM dev_inbox WHERE number_index = \(index) AND seq NOT IN
-                    (SELECT seq FROM dev_inbox WHERE number_index = \(index) ORDER BY seq DESC LIMIT \(keeping))
+                WITH setting AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true)),
+                added AS (
+                    INSERT INTO dev_inbox (number_index, channel, body_sealed, at)
+                    SELECT \(index), \(message.channel), \(sealed), \(message.at) FROM setting
+                )
+                DELETE FROM dev_inbox WHERE number_index = \(index) AND seq < coalesce(
+                    (SELECT min(seq) FROM (SELECT seq FROM dev_inbox WHERE number_index = \(index) ORDER BY seq DESC
+                                           LIMIT \(max(keeping - 1, 0))) AS kept),
+                    9223372036854775807)
                 """)
         }
     }

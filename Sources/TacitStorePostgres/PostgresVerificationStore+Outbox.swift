@@ -93,14 +93,14 @@ extension PostgresVerificationStore {
         }
     }
 
-    static func append(_ outbox: [OutboxMessage], _ db: PostgresConnection) throws {
-        for message in outbox {
-            try db.queue("""
-                INSERT INTO webhook_outbox (id, endpoint, verification_id, type, payload, created_at, attempts, next_attempt_at, state)
-                VALUES (\(message.id), \(message.endpoint), \(message.verificationId), \(message.type), \(message.payload),
-                        \(message.createdAt.timeIntervalSince1970), \(message.attempts), \(message.nextAttemptAt.timeIntervalSince1970),
-                        \(message.state.rawValue))
-                """)
+    static func inserts(_ outbox: [OutboxMessage]) -> [PostgresQuery] {
+        outbox.map { message in
+            """
+            INSERT INTO webhook_outbox (id, endpoint, verification_id, type, payload, created_at, attempts, next_attempt_at, state)
+            VALUES (\(message.id), \(message.endpoint), \(message.verificationId), \(message.type), \(message.payload),
+                    \(message.createdAt.timeIntervalSince1970), \(message.attempts), \(message.nextAttemptAt.timeIntervalSince1970),
+                    \(message.state.rawValue))
+            """
         }
     }
 

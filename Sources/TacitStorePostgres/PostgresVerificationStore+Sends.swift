@@ -56,13 +56,13 @@ extension PostgresVerificationStore {
         }
     }
 
-    static func append(_ sends: [QueuedSend], _ db: PostgresConnection) throws {
-        for send in sends {
-            try db.queue("""
-                INSERT INTO send_outbox (id, verification_id, step, channel, sealed_code, created_at, due_at)
-                VALUES (\(send.id), \(send.verificationId), \(send.step), \(send.channel), \(send.sealedCode),
-                        \(send.createdAt.timeIntervalSince1970), \(send.dueAt.timeIntervalSince1970))
-                """)
+    static func inserts(_ sends: [QueuedSend]) -> [PostgresQuery] {
+        sends.map { send in
+            """
+            INSERT INTO send_outbox (id, verification_id, step, channel, sealed_code, created_at, due_at)
+            VALUES (\(send.id), \(send.verificationId), \(send.step), \(send.channel), \(send.sealedCode),
+                    \(send.createdAt.timeIntervalSince1970), \(send.dueAt.timeIntervalSince1970))
+            """
         }
     }
 

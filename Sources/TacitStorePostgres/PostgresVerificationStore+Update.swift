@@ -41,15 +41,19 @@ extension PostgresVerificationStore {
                 stored = read
             }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
-            if try await write({ db in try Self.write(change, db, over: stored.version) }) {
+            do {
+                try await write(refusal: { $0.isNothingChanged ? LostRace() : nil }) { db in try Self.write(change, db, over: stored.version) }
                 recent.put(id, stored.version + 1, change.result.verification)
                 return change.result
+            } catch is LostRace {
+                continue
             }
         }
+        // Under the row's lock the compare-and-set can't fail: if it did, the write fails.
         let written = try await write { db -> (version: Int, change: PreparedChange<T>)? in
             guard let stored = try Self.stored(id, db, fields, lock: true, visibleTo: scope) else { return nil }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
-            guard try Self.write(change, db, over: stored.version) else { throw StoreError.backend("a locked row changed") }
+            try Self.write(change, db, over: stored.version)
             return (stored.version + 1, change)
         }
         guard let written else { return nil }
@@ -67,24 +71,25 @@ extension PostgresVerificationStore {
                               rates: change.rates, result: StoreUpdateResult(result: change.result, verification: verification, events: written))
     }
 
-    /// Writes `change` if the row is still at `version`; false when another write got there
-    /// first (nothing is written then). The version moves on with every write.
-    static func write<T>(_ change: PreparedChange<T>, _ db: PostgresConnection, over version: Int) throws -> Bool {
+    /// Another write moved the row's version on first; nothing of this one was written.
+    struct LostRace: Error {}
+
+    /// Writes `change` if the row is still at `version`; when another write got there first
+    /// the transaction fails with `isNothingChanged` and nothing is written. The version
+    /// moves on with every write. The row, the change's events, outbox rows and sends go
+    /// as one statement with the commit (a change with counters sends it when it counts).
+    static func write<T>(_ change: PreparedChange<T>, _ db: PostgresConnection, over version: Int) throws {
         let v = change.result.verification
-        let updated = try db.execute("""
+        // A list of values, not one array: with an array PostgreSQL planned the statement
+        // again on every run, the array's length changing its estimate.
+        let done: [PostgresQuery] = change.sendsDone.isEmpty ? []
+            : ["DELETE FROM send_outbox WHERE id IN (\(PostgresQuery(joining: change.sendsDone.map { "\($0)" }, separator: ", ")))"]
+        try db.queue(.requiringChange("""
             UPDATE verifications SET status = \(v.status.rawValue), deadline = \(v.deadline?.timeIntervalSince1970),
                 finished_at = \(finishedAt(v, at: change.at)), updated_at = \(change.at.timeIntervalSince1970),
                 last_seq = \(v.lastSeq), record = \(VerificationRecord.encode(v)), version = version + 1
             WHERE id = \(change.id) AND version = \(version)
-            """)
-        guard updated == 1 else { return false }
-        try append(change.written, db)
-        try append(change.outbox, db)
-        try append(change.sends, db)
-        if !change.sendsDone.isEmpty {
-            try db.queue("DELETE FROM send_outbox WHERE id = ANY(\(array: change.sendsDone))")
-        }
+            """, along: inserts(change.written) + inserts(change.outbox) + inserts(change.sends) + done))
         try apply(change.rates, at: change.at, db)
-        return true
     }
 }

@@ -52,9 +52,13 @@ public final class PostgresVerificationStore: VerificationStore {
     /// statistic): they are visible to every other transaction at commit all the same.
     static let asynchronousCommit: PostgresQuery = "SET LOCAL synchronous_commit TO off"
 
-    /// Runs `body` in one transaction.
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        do { return try await pool.transaction(body) } catch let error as PostgresError { throw StoreError(error) }
+    /// Runs `body` in one transaction. `refusal` turns a failure the caller expects (a
+    /// required change that changed nothing, a key already taken) into its own error: a
+    /// queued statement's failure reaches the caller only at the commit, outside `body`.
+    /// Any other PostgreSQL error is the backend's.
+    func write<T: Sendable>(refusal: @Sendable (PostgresError) -> (any Error)? = { _ in nil },
+                            _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+        do { return try await pool.transaction(body) } catch let error as PostgresError { throw refusal(error) ?? StoreError(error) }
     }
 
     public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,
@@ -65,29 +69,29 @@ public final class PostgresVerificationStore: VerificationStore {
         var stored = verification
         let recorded = stored.record(events, at: at)
         let record = VerificationRecord.encode(stored)
-        try await write { [stored] db in
-            if let idempotency { try Self.claim(idempotency, db) }
+        // The whole transaction goes in one round trip: the claim and the insert fail
+        // rather than answer, and the server skips what follows a failure. The claim is a
+        // statement of its own, first: a second request with its key waits there, and
+        // finds the key taken, before it could meet the first one's pending number.
+        try await write(refusal: Self.insertRefusal) { [stored] db in
+            if let idempotency { try db.queue(Self.claim(idempotency)) }
             // A row indexed under an older key (until resealed) counts as well: the unique
             // index sees only the newest key's index, so the statement checks every one, and
             // the index settles two inserts racing past that check.
-            let inserted: Int
-            do {
-                inserted = try db.execute("""
-                    INSERT INTO verifications (id, application_id, face, phone_index, phone_sealed, status, deadline, created_at,
-                                               updated_at, finished_at, last_seq, version, record)
-                    SELECT \(stored.id), \(stored.applicationId), \(stored.face), \(indexes[0]), \(sealed), \(stored.status.rawValue),
-                           \(stored.deadline?.timeIntervalSince1970)::double precision, \(stored.createdAt.timeIntervalSince1970),
-                           \(at.timeIntervalSince1970), \(Self.finishedAt(stored, at: at))::double precision, \(stored.lastSeq), 1, \(record)
-                    WHERE \(stored.status.rawValue)::text <> 'pending'
-                        OR NOT EXISTS (\(Self.pending(of: stored.applicationId, under: indexes)))
-                    """)
-            } catch let error as PostgresError where error.isUniqueViolation && error.constraint == "verifications_one_pending_per_number" {
-                throw StoreError.concurrentVerification
-            }
-            guard inserted == 1 else { throw StoreError.concurrentVerification }
-            try Self.append(recorded, db)
-            try Self.append(outbox, db)
-            try Self.append(sends, db)
+            // Only a pending verification can meet another one. The test is in the text
+            // or not, rather than a test of a value: with the value folded in, a plan made
+            // for each run looked cheaper, and PostgreSQL planned the statement every time.
+            let alone: PostgresQuery = stored.status == .pending
+                ? "WHERE NOT EXISTS (\(Self.pending(of: stored.applicationId, under: indexes)))" : ""
+            let rows = Self.inserts(recorded) + Self.inserts(outbox) + Self.inserts(sends)
+            try db.queue(.requiringChange("""
+                INSERT INTO verifications (id, application_id, face, phone_index, phone_sealed, status, deadline, created_at,
+                                           updated_at, finished_at, last_seq, version, record)
+                SELECT \(stored.id), \(stored.applicationId), \(stored.face), \(indexes[0]), \(sealed), \(stored.status.rawValue),
+                       \(stored.deadline?.timeIntervalSince1970)::double precision, \(stored.createdAt.timeIntervalSince1970),
+                       \(at.timeIntervalSince1970), \(Self.finishedAt(stored, at: at))::double precision, \(stored.lastSeq), 1, \(record)
+                \(alone)
+                """, along: rows))
         }
         recent.put(stored.id, 1, stored)
         return recorded
@@ -107,16 +111,23 @@ public final class PostgresVerificationStore: VerificationStore {
 
     /// Takes the idempotency key first in the create's transaction: a second request with
     /// the key waits on the row, then finds it taken, whichever instance it reached.
-    static func claim(_ idempotency: IdempotencyRecord, _ db: PostgresConnection) throws {
-        do {
-            try db.execute("""
-                INSERT INTO idempotency (key, application_id, request_hash, status, body, created_at)
-                VALUES (\(idempotency.key), \(idempotency.applicationId), \(idempotency.requestHash), 0, \([UInt8]()),
-                        \(idempotency.createdAt.timeIntervalSince1970))
-                """)
-        } catch let error as PostgresError where error.isUniqueViolation {
-            throw StoreError.idempotencyKeyReused
+    static func claim(_ idempotency: IdempotencyRecord) -> PostgresQuery {
+        """
+        INSERT INTO idempotency (key, application_id, request_hash, status, body, created_at)
+        VALUES (\(idempotency.key), \(idempotency.applicationId), \(idempotency.requestHash), 0, \([UInt8]()),
+                \(idempotency.createdAt.timeIntervalSince1970))
+        """
+    }
+
+    /// Why an insert was refused: its key taken, or a pending verification of the number
+    /// there already (found by the insert's own check, or by the unique index when two
+    /// inserts raced past it).
+    @Sendable static func insertRefusal(_ error: PostgresError) -> (any Error)? {
+        if error.isUniqueViolation && error.constraint == "idempotency_pkey" { return StoreError.idempotencyKeyReused }
+        if error.isNothingChanged || error.isUniqueViolation && error.constraint == "verifications_one_pending_per_number" {
+            return StoreError.concurrentVerification
         }
+        return nil
     }
 
     public func verification(id: String) async throws -> Verification? {
@@ -162,10 +173,10 @@ public final class PostgresVerificationStore: VerificationStore {
     /// One statement for a write's events, however many: a check records five, and a
     /// statement each was a fifth of what PostgreSQL parsed, planned and ran for it. The
     /// text differs only by the number of rows, so a few prepared statements serve all.
-    static func append(_ events: [TimelineEvent], _ db: PostgresConnection) throws {
-        guard !events.isEmpty else { return }
+    static func inserts(_ events: [TimelineEvent]) -> [PostgresQuery] {
+        guard !events.isEmpty else { return [] }
         let rows = PostgresQuery(joining: events.map { event in "(\(event.requestId), \(event.seq), \(event.jsonBytes))" }, separator: ", ")
-        try db.queue("INSERT INTO events (verification_id, seq, body) VALUES \(rows)")
+        return ["INSERT INTO events (verification_id, seq, body) VALUES \(rows)"]
     }
 
     /// When `verification`, as written at `at`, finished; nil while it is pending.

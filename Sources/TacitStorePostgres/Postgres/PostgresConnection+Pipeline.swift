@@ -23,8 +23,9 @@ extension PostgresConnection {
     /// statement's rows and changed-row count. The first statement that failed is the
     /// error thrown: the server skips every statement after it up to the sync.
     func flush(then last: PostgresQuery?) throws -> (rows: [PostgresRow], affected: Int) {
-        let queries = queued + (last.map { [$0] } ?? [])
+        let queries = (beginPending ? ["BEGIN"] : []) + queued + (last.map { [$0] } ?? [])
         queued = []
+        beginPending = false
         guard !queries.isEmpty else { return ([], 0) }
         let handle = try connected()
         let statements = try queries.map { query in
@@ -37,8 +38,8 @@ extension PostgresConnection {
         // Results left unread (the connection broke) keep it in pipeline mode: drop it.
         defer { if PQexitPipelineMode(handle) != 1 { close() } }
         for (text, name, parameters) in statements {
-            let sent = Self.withValues(parameters) { values in
-                if let name { return PQsendQueryPrepared(handle, name, Int32(values.count), values, nil, nil, 0) }
+            let sent = Self.withValues(parameters) { values, lengths, formats in
+                if let name { return PQsendQueryPrepared(handle, name, Int32(values.count), values, lengths, formats, 0) }
                 return PQsendQueryParams(handle, text, 0, nil, nil, nil, nil, 0)
             }
             guard sent == 1 else { throw Self.connectionError(handle) }
@@ -74,14 +75,30 @@ extension PostgresConnection {
         return last
     }
 
-    /// `parameters` as the C strings libpq takes, NULL for a null, for the length of `body`.
-    static func withValues<T>(_ parameters: [PostgresValue], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
-        let strings: [UnsafeMutablePointer<CChar>?] = parameters.map { value in
-            if case .text(let string) = value { return strdup(string) }
-            return nil
+    /// `parameters` as libpq takes them, for the length of `body`: each value's bytes (a C
+    /// string for text, NULL for a null), their lengths, and their formats (0 text, 1 binary).
+    static func withValues<T>(_ parameters: [PostgresValue],
+                              _ body: (_ values: [UnsafePointer<CChar>?], _ lengths: [Int32], _ formats: [Int32]) -> T) -> T {
+        var lengths = [Int32](repeating: 0, count: parameters.count)
+        var formats = [Int32](repeating: 0, count: parameters.count)
+        let buffers: [UnsafeMutablePointer<CChar>?] = parameters.enumerated().map { position, value in
+            switch value {
+            case .null: return nil
+            case .text(let string): return strdup(string)
+            case .bytes(let bytes):
+                lengths[position] = Int32(bytes.count)
+                formats[position] = 1
+                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
+                bytes.withUnsafeBytes { raw in UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress ?? UnsafeRawPointer(buffer), byteCount: bytes.count) }
+                return buffer
+            }
         }
-        defer { strings.forEach { free($0) } }
-        return body(strings.map { UnsafePointer($0) })
+        defer {
+            for (buffer, value) in zip(buffers, parameters) {
+                if case .bytes = value { buffer?.deallocate() } else { free(buffer) }
+            }
+        }
+        return body(buffers.map { UnsafePointer($0) }, lengths, formats)
     }
 
     static func connectionError(_ handle: OpaquePointer) -> PostgresError {

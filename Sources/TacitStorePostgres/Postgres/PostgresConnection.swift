@@ -11,9 +11,11 @@ public final class PostgresConnection: @unchecked Sendable {
     private let conninfo: String
     private var handle: OpaquePointer?
     private var prepared: [String: String] = [:]
-    /// Statements waiting for the next round trip (`queue`), and whether a transaction is open.
+    /// Statements waiting for the next round trip (`queue`), whether a transaction is open,
+    /// and whether its BEGIN is still to be sent (with the first round trip).
     var queued: [PostgresQuery] = []
     var inTransaction = false
+    var beginPending = false
 
     init(conninfo: String) {
         self.conninfo = conninfo
@@ -55,7 +57,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs a fixed script of `;`-separated statements with no values in it: migrations
     /// and transaction control, never anything built from input.
     public func script(_ sql: String) throws {
-        if !queued.isEmpty { _ = try flush(then: nil) }
+        if !queued.isEmpty || beginPending { _ = try flush(then: nil) }
         let handle = try connected()
         let result = PQexec(handle, sql)
         defer { PQclear(result) }
@@ -63,17 +65,27 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
-    /// BEGIN goes with the body's first statement and COMMIT with its queued ones.
+    /// BEGIN goes with the body's first round trip and COMMIT with its queued statements.
+    /// A body that only queued one statement sends it alone: PostgreSQL runs a statement
+    /// outside a transaction block as a transaction of its own, so BEGIN and COMMIT would
+    /// be two more statements for nothing.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        queued = ["BEGIN"]
+        queued = []
+        beginPending = true
         inTransaction = true
         defer { inTransaction = false }
         do {
             let value = try body()
-            _ = try flush(then: "COMMIT")
+            if beginPending && queued.count <= 1 {
+                beginPending = false
+                if !queued.isEmpty { _ = try flush(then: nil) }
+            } else {
+                _ = try flush(then: "COMMIT")
+            }
             return value
         } catch {
             queued = []
+            beginPending = false
             try? script("ROLLBACK")
             throw error
         }
@@ -85,6 +97,7 @@ public final class PostgresConnection: @unchecked Sendable {
         handle = nil
         prepared = [:]
         queued = []
+        beginPending = false
     }
 
     func connected() throws -> OpaquePointer {
@@ -93,11 +106,13 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     private func run(_ query: PostgresQuery) throws -> (rows: [PostgresRow], affected: Int) {
-        if !queued.isEmpty { return try flush(then: query) }
+        if !queued.isEmpty || beginPending { return try flush(then: query) }
         let handle = try connected()
         let (text, parameters) = query.rendered
         let name = try statement(text, parameterCount: parameters.count, handle)
-        let result = Self.withValues(parameters) { values in PQexecPrepared(handle, name, Int32(values.count), values, nil, nil, 0) }
+        let result = Self.withValues(parameters) { values, lengths, formats in
+            PQexecPrepared(handle, name, Int32(values.count), values, lengths, formats, 0)
+        }
         defer { PQclear(result) }
         return try Self.check(result, handle)
     }

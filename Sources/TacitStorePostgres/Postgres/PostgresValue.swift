@@ -1,22 +1,12 @@
 import Foundation
 
-/// A parameter as it is sent: libpq's text format, or NULL. Byte arrays go as `bytea`
-/// hex (`\x…`), doubles in Swift's shortest form that reads back to the same bits.
+/// A parameter as it is sent: libpq's text format, bytes in binary format (a `bytea`
+/// parameter as it is, not spelled out in hex for the server to read back), or NULL.
+/// Doubles go in Swift's shortest form that reads back to the same bits.
 public enum PostgresValue: Sendable, Equatable {
     case null
     case text(String)
-
-    static let hexDigits = Array("0123456789abcdef".utf8)
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = [UInt8(ascii: "\\"), UInt8(ascii: "x")]
-        out.reserveCapacity(2 + bytes.count * 2)
-        for byte in bytes {
-            out.append(hexDigits[Int(byte >> 4)])
-            out.append(hexDigits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    case bytes([UInt8])
 
     /// A `text[]` literal: every element quoted, so no value is read as syntax.
     static func arrayLiteral(_ values: [String]) -> String {
@@ -53,5 +43,5 @@ extension Bool: PostgresValueConvertible {
 }
 
 extension Array: PostgresValueConvertible where Element == UInt8 {
-    public var postgresValue: PostgresValue { .text(PostgresValue.hex(self)) }
+    public var postgresValue: PostgresValue { .bytes(self) }
 }

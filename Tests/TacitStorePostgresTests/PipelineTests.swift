@@ -61,6 +61,24 @@ struct PipelineTests {
         #expect(try await keys(pool) == ["next"])
     }
 
+    @Test("a transaction of one statement sends it alone, without BEGIN and COMMIT; one of two is a transaction block")
+    func oneStatementGoesAlone() async throws {
+        let pool = try await pool()
+        // SAVEPOINT runs only inside a transaction block: sent alone, it is refused.
+        do {
+            try await pool.transaction { db in try db.queue("SAVEPOINT alone") }
+            Issue.record("SAVEPOINT ran in a transaction block")
+        } catch let error as PostgresError {
+            #expect(error.sqlState == "25P01", "no active SQL transaction")
+        }
+        try await pool.transaction { db in
+            try db.queue("SAVEPOINT inside")
+            try db.queue("INSERT INTO items (key, n) VALUES (\("two"), 2)")
+        }
+        try await pool.transaction { db in try db.queue("INSERT INTO items (key, n) VALUES (\("one"), 1)") }
+        #expect(try await keys(pool) == ["one", "two"])
+    }
+
     @Test("outside a transaction a queued statement runs at once")
     func queueOutsideTransactionRunsAtOnce() async throws {
         let pool = try await pool()

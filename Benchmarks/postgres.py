@@ -10,6 +10,9 @@ turns, so that a slow spell of the shared machine falls on both. Two instances s
 same two cores, so their figure is reported with the CPU split between Tacit, PostgreSQL
 and HAProxy over the create run.
 
+With BENCH_AGAINST naming another build's binary, it also compares this build's
+PostgreSQL creates/s with that one's, in turns (pgturns.py), and reports the ratio.
+
 The cluster is a throwaway one (pgcluster.Cluster) with PostgreSQL's default durability."""
 import os
 import statistics
@@ -21,10 +24,14 @@ from benchlib import Server, report, wrk, wrk_at_rate  # noqa: E402
 from core import check_rate, checks_completed, prepare_checks  # noqa: E402
 from pgcluster import SETTINGS, Cluster, CPUMeter, HAProxy, describe_split  # noqa: E402
 import pgpush  # noqa: E402
+import pgturns  # noqa: E402
 
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 EVENTS = int(os.environ.get("BENCH_EVENTS", "50"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+# Another build to compare this one's PostgreSQL creates/s with, in TURN_ROUNDS short runs.
+AGAINST = os.environ.get("BENCH_AGAINST")
+TURN_ROUNDS = int(os.environ.get("BENCH_TURN_ROUNDS", "14"))
 
 
 class Setup:
@@ -120,6 +127,10 @@ def main():
                                         "postgres": cluster.pids, "haproxy": lambda: [proxy.process.pid]}))
         same = pgpush.measure(first.url, first.url, EVENTS, "+99012345641")
         cross = pgpush.measure(first.url, second.url, EVENTS, "+99012345640")
+        if AGAINST:
+            for part in (proxy, first, second):
+                part.stop()
+            figures["builds"] = pgturns.builds_in_turns(cluster, AGAINST, first.binary, TURN_ROUNDS, 2)
     finally:
         for part in reversed(running):
             part.stop()
@@ -138,7 +149,9 @@ def rows(figures, cross):
     latencies, timeouts = cross
     p99 = pgpush.percentile(latencies, 0.99)
     print(f"Issue 19 (PostgreSQL and several instances), {SECONDS} s runs:")
-    return [
+    against = [("PostgreSQL creates/s / " + AGAINST, pgturns.describe(figures["builds"]), "(reported)", True)] \
+        if "builds" in figures else []
+    return against + [
         ("PostgreSQL creates/s / SQLite", f"{ratio:.0%}, median of {len(ratios)} rounds in turns", ">= 50%",
          ratio >= 0.5 and pg["create"]["non2xx"] == 0 and failed == 0),
         ("PostgreSQL create p99, half load", f"{pg['paced']['rps']:,.0f}/s, p99 {pg['paced'].get('p99', 0):.1f} ms", "<= 25 ms",

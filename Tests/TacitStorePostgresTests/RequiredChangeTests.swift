@@ -28,16 +28,14 @@ struct RequiredChangeTests {
     @Test("a required change that changes no row fails with nothing-changed, and the writes along with it and after it are undone")
     func nothingChangedRollsBack() async throws {
         let pool = try await pool()
-        do {
+        let error = await #expect(throws: PostgresError.self) {
             try await pool.transaction { db in
                 try db.queue(.requiringChange("UPDATE items SET n = 2 WHERE key = \("missing")",
                                               along: ["INSERT INTO items (key, n) VALUES (\("along"), 1)"]))
                 try db.queue("INSERT INTO items (key, n) VALUES (\("after"), 1)")
             }
-            Issue.record("the transaction committed")
-        } catch let error as PostgresError {
-            #expect(error.isNothingChanged)
         }
+        #expect(error?.isNothingChanged == true)
         #expect(try await items(pool) == ["a=1"])
     }
 
@@ -55,15 +53,13 @@ struct RequiredChangeTests {
     @Test("a write along with a required change that fails fails the statement with its own error")
     func failingPartFailsTheStatement() async throws {
         let pool = try await pool()
-        do {
+        let error = await #expect(throws: PostgresError.self) {
             try await pool.transaction { db in
                 try db.queue(.requiringChange("UPDATE items SET n = 2 WHERE key = \("a")",
                                               along: ["INSERT INTO items (key, n) VALUES (\("a"), 5)"]))
             }
-            Issue.record("the transaction committed")
-        } catch let error as PostgresError {
-            #expect(error.isUniqueViolation)
         }
+        #expect(error?.isUniqueViolation == true)
         #expect(try await items(pool) == ["a=1"])
     }
 }

@@ -42,7 +42,9 @@ extension PostgresVerificationStore {
             }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
             do {
-                try await write(refusal: { $0.isNothingChanged ? LostRace() : nil }) { db in try Self.write(change, db, over: stored.version) }
+                try await write(refusal: { $0.isNothingChanged ? LostRace() : nil }) { db in
+                    try Self.write(change, db, over: stored.version)
+                }
                 recent.put(id, stored.version + 1, change.result.verification)
                 return change.result
             } catch is LostRace {

@@ -81,7 +81,7 @@ public final class PostgresVerificationStore: VerificationStore {
             // Only a pending verification can meet another one. The test is in the text
             // or not, rather than a test of a value: with the value folded in, a plan made
             // for each run looked cheaper, and PostgreSQL planned the statement every time.
-            let alone: PostgresQuery = stored.status == .pending
+            let onePending: PostgresQuery = stored.status == .pending
                 ? "WHERE NOT EXISTS (\(Self.pending(of: stored.applicationId, under: indexes)))" : ""
             let rows = Self.inserts(recorded) + Self.inserts(outbox) + Self.inserts(sends)
             try db.queue(.requiringChange("""
@@ -90,7 +90,7 @@ public final class PostgresVerificationStore: VerificationStore {
                 SELECT \(stored.id), \(stored.applicationId), \(stored.face), \(indexes[0]), \(sealed), \(stored.status.rawValue),
                        \(stored.deadline?.timeIntervalSince1970)::double precision, \(stored.createdAt.timeIntervalSince1970),
                        \(at.timeIntervalSince1970), \(Self.finishedAt(stored, at: at))::double precision, \(stored.lastSeq), 1, \(record)
-                \(alone)
+                \(onePending)
                 """, along: rows))
         }
         recent.put(stored.id, 1, stored)

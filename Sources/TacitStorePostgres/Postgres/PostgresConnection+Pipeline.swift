@@ -81,24 +81,20 @@ extension PostgresConnection {
                               _ body: (_ values: [UnsafePointer<CChar>?], _ lengths: [Int32], _ formats: [Int32]) -> T) -> T {
         var lengths = [Int32](repeating: 0, count: parameters.count)
         var formats = [Int32](repeating: 0, count: parameters.count)
-        let buffers: [UnsafeMutablePointer<CChar>?] = parameters.enumerated().map { position, value in
+        let buffers: [UnsafeMutableRawPointer?] = parameters.enumerated().map { position, value in
             switch value {
             case .null: return nil
-            case .text(let string): return strdup(string)
+            case .text(let string): return UnsafeMutableRawPointer(strdup(string))
             case .bytes(let bytes):
                 lengths[position] = Int32(bytes.count)
                 formats[position] = 1
-                let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
-                bytes.withUnsafeBytes { raw in UnsafeMutableRawPointer(buffer).copyMemory(from: raw.baseAddress ?? UnsafeRawPointer(buffer), byteCount: bytes.count) }
+                let buffer = malloc(max(bytes.count, 1))!
+                memcpy(buffer, bytes, bytes.count)
                 return buffer
             }
         }
-        defer {
-            for (buffer, value) in zip(buffers, parameters) {
-                if case .bytes = value { buffer?.deallocate() } else { free(buffer) }
-            }
-        }
-        return body(buffers.map { UnsafePointer($0) }, lengths, formats)
+        defer { buffers.forEach { free($0) } }
+        return body(buffers.map { $0.map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) } }, lengths, formats)
     }
 
     static func connectionError(_ handle: OpaquePointer) -> PostgresError {

@@ -36,8 +36,8 @@ TURN_ROUNDS = int(os.environ.get("BENCH_TURN_ROUNDS", "14"))
 
 class Setup:
     """What one configuration is measured through: the address wrk calls, the instance the
-    checks are prepared on (any would do: the dev inbox is in the store), every instance's /metrics, and
-    the processes whose CPU time is split."""
+    checks are prepared on (any would do: the dev inbox is in the store), every instance's
+    /metrics, and the processes whose CPU time is split."""
 
     def __init__(self, name, url, instances, groups):
         self.name, self.url, self.instances, self.groups = name, url, instances, groups

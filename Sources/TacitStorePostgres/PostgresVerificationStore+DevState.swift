@@ -46,8 +46,7 @@ extension PostgresVerificationStore: DevStateStore {
         // it: the insert takes its one row from the setting, so the setting is made (for
         // this transaction only) before the commit reads it. The trim runs on the
         // statement's snapshot, without the new message, so it keeps one fewer of the old.
-        try await write { db in
-            try db.queue("""
+        try await write("""
                 WITH setting AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true)),
                 added AS (
                     INSERT INTO dev_inbox (number_index, channel, body_sealed, at)
@@ -57,8 +56,7 @@ extension PostgresVerificationStore: DevStateStore {
                     (SELECT min(seq) FROM (SELECT seq FROM dev_inbox WHERE number_index = \(index) ORDER BY seq DESC
                                            LIMIT \(max(keeping - 1, 0))) AS kept),
                     9223372036854775807)
-                """)
-        }
+                """, locking: index)
     }
 
     public func inboxMessages(for number: String) async throws -> [DevInboxMessage] {

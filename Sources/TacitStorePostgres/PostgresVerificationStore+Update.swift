@@ -42,8 +42,15 @@ extension PostgresVerificationStore {
             }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
             do {
-                try await write(refusal: { $0.isNothingChanged ? LostRace() : nil }) { db in
-                    try Self.write(change, db, over: stored.version)
+                let statement = Self.statement(change, over: stored.version)
+                let lostRace: @Sendable (PostgresError) -> (any Error)? = { $0.isNothingChanged ? LostRace() : nil }
+                if change.rates.isEmpty {
+                    try await write(statement, locking: id, refusal: lostRace)
+                } else {
+                    try await write(refusal: lostRace) { db in
+                        try db.queue(statement)
+                        try Self.apply(change.rates, at: change.at, db)
+                    }
                 }
                 recent.put(id, stored.version + 1, change.result.verification)
                 return change.result
@@ -55,7 +62,8 @@ extension PostgresVerificationStore {
         let written = try await write { db -> (version: Int, change: PreparedChange<T>)? in
             guard let stored = try Self.stored(id, db, fields, lock: true, visibleTo: scope) else { return nil }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
-            try Self.write(change, db, over: stored.version)
+            try db.queue(Self.statement(change, over: stored.version))
+            try Self.apply(change.rates, at: change.at, db)
             return (stored.version + 1, change)
         }
         guard let written else { return nil }
@@ -76,22 +84,22 @@ extension PostgresVerificationStore {
     /// Another write moved the row's version on first; nothing of this one was written.
     struct LostRace: Error {}
 
-    /// Writes `change` if the row is still at `version`; when another write got there first
-    /// the transaction fails with `isNothingChanged` and nothing is written. The version
-    /// moves on with every write. The row, the change's events, outbox rows and sends go
-    /// as one statement with the commit (a change with counters sends it when it counts).
-    static func write<T>(_ change: PreparedChange<T>, _ db: PostgresConnection, over version: Int) throws {
+    /// The statement that writes `change` if the row is still at `version`; when another
+    /// write got there first it fails with `isNothingChanged` and writes nothing. The
+    /// version moves on with every write. The row, the change's events, outbox rows and
+    /// sends, and the removal of the send rows it settles are one statement; a change's
+    /// counters (`rates`) are statements of their own after it, in its transaction.
+    static func statement<T>(_ change: PreparedChange<T>, over version: Int) -> PostgresQuery {
         let v = change.result.verification
         // A list of values, not one array: with an array PostgreSQL planned the statement
         // again on every run, the array's length changing its estimate.
         let done: [PostgresQuery] = change.sendsDone.isEmpty ? []
             : ["DELETE FROM send_outbox WHERE id IN (\(PostgresQuery(joining: change.sendsDone.map { "\($0)" }, separator: ", ")))"]
-        try db.queue(.requiringChange("""
+        return .requiringChange("""
             UPDATE verifications SET status = \(v.status.rawValue), deadline = \(v.deadline?.timeIntervalSince1970),
                 finished_at = \(finishedAt(v, at: change.at)), updated_at = \(change.at.timeIntervalSince1970),
                 last_seq = \(v.lastSeq), record = \(VerificationRecord.encode(v)), version = version + 1
             WHERE id = \(change.id) AND version = \(version)
-            """, along: inserts(change.written) + inserts(change.outbox) + inserts(change.sends) + done))
-        try apply(change.rates, at: change.at, db)
+            """, along: inserts(change.written) + inserts(change.outbox) + inserts(change.sends) + done)
     }
 }

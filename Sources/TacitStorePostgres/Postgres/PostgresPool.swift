@@ -6,6 +6,9 @@ import Synchronization
 /// one of Swift's cooperative threads (there are only as many as cores). A caller that
 /// finds every connection busy waits its turn, first come first served. Connections open
 /// on first use, and again after one breaks.
+///
+/// Writes of one statement (`write`) that find every connection busy wait together: the
+/// next connection to come free takes all of them as one transaction (`PostgresBatch`).
 public final class PostgresPool: Sendable {
     // @unchecked Sendable: the connection is used only on `queue`, by one body at a time.
     final class Slot: @unchecked Sendable {
@@ -17,9 +20,15 @@ public final class PostgresPool: Sendable {
         }
     }
 
+    /// A caller waiting for a connection, or a write waiting to go with others.
+    private enum Waiting {
+        case connection(CheckedContinuation<Slot, Never>)
+        case write(PostgresBatch.Write)
+    }
+
     private struct State {
         var idle: [Slot]
-        var waiters: [CheckedContinuation<Slot, Never>] = []
+        var waiting: [Waiting] = []
     }
 
     private let state: Mutex<State>
@@ -62,24 +71,72 @@ public final class PostgresPool: Sendable {
         }
     }
 
+    /// Runs `statement` as a transaction of its own, or with other writes waiting when it
+    /// comes (see `PostgresBatch`): it commits, or throws its own error, either way.
+    /// `key` names what the statement locks (a verification, a number); a batch takes
+    /// its statements in the order of their keys.
+    public func write(_ statement: PostgresQuery, key: String) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let write = PostgresBatch.Write(statement: statement, key: key, continuation: continuation)
+            let slot = state.withLock { state -> Slot? in
+                if let slot = state.idle.popLast() { return slot }
+                state.waiting.append(.write(write))
+                return nil
+            }
+            if let slot { run([write], on: slot) }
+        }
+    }
+
+    /// Writes waiting for a connection now (for tests).
+    var waitingWrites: Int {
+        state.withLock { state in state.waiting.count { if case .write = $0 { true } else { false } } }
+    }
+
     private func acquire() async -> Slot {
         if let slot = state.withLock({ $0.idle.popLast() }) { return slot }
         return await withCheckedContinuation { continuation in
             let slot = state.withLock { state -> Slot? in
                 if let slot = state.idle.popLast() { return slot }
-                state.waiters.append(continuation)
+                state.waiting.append(.connection(continuation))
                 return nil
             }
             if let slot { continuation.resume(returning: slot) }
         }
     }
 
+    /// Hands `slot` to the first caller waiting for a connection, or, when writes are
+    /// first, to every write waiting (up to a batch's limit), or back to the idle ones.
     private func release(_ slot: Slot) {
-        let waiter = state.withLock { state -> CheckedContinuation<Slot, Never>? in
-            if !state.waiters.isEmpty { return state.waiters.removeFirst() }
-            state.idle.append(slot)
-            return nil
+        enum Next { case idle, connection(CheckedContinuation<Slot, Never>), writes([PostgresBatch.Write]) }
+        let next = state.withLock { state -> Next in
+            guard let first = state.waiting.first else {
+                state.idle.append(slot)
+                return .idle
+            }
+            if case .connection(let continuation) = first {
+                state.waiting.removeFirst()
+                return .connection(continuation)
+            }
+            var writes: [PostgresBatch.Write] = []
+            state.waiting.removeAll { waiting in
+                guard case .write(let write) = waiting, writes.count < PostgresBatch.limit else { return false }
+                writes.append(write)
+                return true
+            }
+            return .writes(writes)
         }
-        waiter?.resume(returning: slot)
+        switch next {
+        case .idle: break
+        case .connection(let continuation): continuation.resume(returning: slot)
+        case .writes(let writes): run(writes, on: slot)
+        }
+    }
+
+    private func run(_ writes: [PostgresBatch.Write], on slot: Slot) {
+        slot.queue.async {
+            let results = PostgresBatch.run(writes.map { ($0.statement, $0.key) }, on: slot.connection)
+            for (write, result) in zip(writes, results) { write.continuation.resume(with: result) }
+            self.release(slot)
+        }
     }
 }

@@ -46,6 +46,8 @@ extension PostgresVerificationStore: DevStateStore {
         // it: the insert takes its one row from the setting, so the setting is made (for
         // this transaction only) before the commit reads it. The trim runs on the
         // statement's snapshot, without the new message, so it keeps one fewer of the old.
+        // The setting holds for a whole batch of writes (`PostgresPool.write`), so the
+        // message is batched only with others like it, never with a create.
         try await write("""
                 WITH setting AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true)),
                 added AS (
@@ -56,7 +58,7 @@ extension PostgresVerificationStore: DevStateStore {
                     (SELECT min(seq) FROM (SELECT seq FROM dev_inbox WHERE number_index = \(index) ORDER BY seq DESC
                                            LIMIT \(max(keeping - 1, 0))) AS kept),
                     9223372036854775807)
-                """, locking: index)
+                """, locking: index, durable: false)
     }
 
     public func inboxMessages(for number: String) async throws -> [DevInboxMessage] {

@@ -63,10 +63,13 @@ public final class PostgresVerificationStore: VerificationStore {
     }
 
     /// Runs `statement` as a transaction of its own, with other writes that wait for a
-    /// connection when it does (`PostgresPool.write`); `key` names what it locks.
-    func write(_ statement: PostgresQuery, locking key: String,
+    /// connection when it does (`PostgresPool.write`); `key` names what it locks, and
+    /// `durable: false` says it turns its commit asynchronous.
+    func write(_ statement: PostgresQuery, locking key: String, durable: Bool = true,
                refusal: @Sendable (PostgresError) -> (any Error)? = { _ in nil }) async throws {
-        do { try await pool.write(statement, key: key) } catch let error as PostgresError { throw refusal(error) ?? StoreError(error) }
+        do { try await pool.write(statement, key: key, durable: durable) } catch let error as PostgresError {
+            throw refusal(error) ?? StoreError(error)
+        }
     }
 
     public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,

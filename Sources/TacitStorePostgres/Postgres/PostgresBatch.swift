@@ -19,6 +19,8 @@ enum PostgresBatch {
     struct Write: Sendable {
         let statement: PostgresQuery
         let key: String
+        /// Whether its commit waits for the WAL flush; a batch holds writes of one kind.
+        let durable: Bool
         let continuation: CheckedContinuation<Void, any Error>
     }
 

@@ -74,10 +74,13 @@ public final class PostgresPool: Sendable {
     /// Runs `statement` as a transaction of its own, or with other writes waiting when it
     /// comes (see `PostgresBatch`): it commits, or throws its own error, either way.
     /// `key` names what the statement locks (a verification, a number); a batch takes
-    /// its statements in the order of their keys.
-    public func write(_ statement: PostgresQuery, key: String) async throws {
+    /// its statements in the order of their keys. A statement that turns its commit
+    /// asynchronous (`set_config('synchronous_commit', 'off', true)`) says so with
+    /// `durable: false`: the setting holds for its whole transaction, so it is batched only
+    /// with statements that do the same.
+    public func write(_ statement: PostgresQuery, key: String, durable: Bool = true) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let write = PostgresBatch.Write(statement: statement, key: key, continuation: continuation)
+            let write = PostgresBatch.Write(statement: statement, key: key, durable: durable, continuation: continuation)
             let slot = state.withLock { state -> Slot? in
                 if let slot = state.idle.popLast() { return slot }
                 state.waiting.append(.write(write))
@@ -104,8 +107,9 @@ public final class PostgresPool: Sendable {
         }
     }
 
-    /// Hands `slot` to the first caller waiting for a connection, or, when writes are
-    /// first, to every write waiting (up to a batch's limit), or back to the idle ones.
+    /// Hands `slot` to the first caller waiting for a connection, or, when a write is
+    /// first, to every write waiting as durable as it is (up to a batch's limit), or back
+    /// to the idle ones.
     private func release(_ slot: Slot) {
         enum Next { case idle, connection(CheckedContinuation<Slot, Never>), writes([PostgresBatch.Write]) }
         let next = state.withLock { state -> Next in
@@ -113,13 +117,19 @@ public final class PostgresPool: Sendable {
                 state.idle.append(slot)
                 return .idle
             }
-            if case .connection(let continuation) = first {
+            let durable: Bool
+            switch first {
+            case .connection(let continuation):
                 state.waiting.removeFirst()
                 return .connection(continuation)
+            case .write(let earliest):
+                durable = earliest.durable
             }
             var writes: [PostgresBatch.Write] = []
             state.waiting.removeAll { waiting in
-                guard case .write(let write) = waiting, writes.count < PostgresBatch.limit else { return false }
+                guard case .write(let write) = waiting, write.durable == durable, writes.count < PostgresBatch.limit else {
+                    return false
+                }
                 writes.append(write)
                 return true
             }

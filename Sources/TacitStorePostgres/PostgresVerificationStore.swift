@@ -24,11 +24,12 @@ public final class PostgresVerificationStore: VerificationStore {
 
     /// `url` is `postgres://USER@HOST:PORT/DATABASE` (any form libpq reads). Nothing
     /// connects until the first call, and a connection opens only when every open one is
-    /// busy. Six: writes that find every connection busy go together as one transaction
+    /// busy. Three: writes that find every connection busy go together as one transaction
     /// (`PostgresPool.write`), so a few connections each carrying several creates beat
-    /// many carrying one each (six against sixteen, in turns: 1.28 times the creates/s;
-    /// four was within the noise of six, eight and thirty-two were slower).
-    public init(url: String, poolSize: Int = 6) {
+    /// many carrying one each. In turns, creates/s: six 1.28 times sixteen, three 1.14
+    /// times six; two was faster still (1.10 times three), but would leave a slow read or
+    /// sweep holding half the pool.
+    public init(url: String, poolSize: Int = 3) {
         pool = PostgresPool(conninfo: url, size: poolSize)
     }
 

@@ -39,18 +39,10 @@ enum PostgresBatch {
                 // The batch rolled back: each statement on its own, below.
             }
         }
-        return writes.map { write in Result { try alone(write.statement, on: connection) } }
-    }
-
-    /// `statement` as a transaction of its own, again after a deadlock or serialisation failure.
-    private static func alone(_ statement: PostgresQuery, on connection: PostgresConnection) throws {
-        var attempt = 0
-        while true {
-            do {
+        return writes.map { write in
+            Result {
                 try connection.open()
-                return try connection.transaction { try connection.queue(statement) }
-            } catch let error as PostgresError where error.isRetryable && attempt < 3 {
-                attempt += 1
+                try connection.retryingTransaction { try connection.queue(write.statement) }
             }
         }
     }

@@ -91,6 +91,19 @@ public final class PostgresConnection: @unchecked Sendable {
         }
     }
 
+    /// `transaction(body)`, run again after a deadlock or a serialisation failure, a few
+    /// times: `body` must do nothing outside the transaction.
+    public func retryingTransaction<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try transaction(body)
+            } catch let error as PostgresError where error.isRetryable && attempt < 3 {
+                attempt += 1
+            }
+        }
+    }
+
     /// Drops a connection left in a state no statement can follow; the next use opens it again.
     func close() {
         if let handle { PQfinish(handle) }

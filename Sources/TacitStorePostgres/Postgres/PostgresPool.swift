@@ -61,14 +61,7 @@ public final class PostgresPool: Sendable {
     /// Runs `body` in a transaction. A deadlock or serialisation failure rolls it back and
     /// runs it again, a few times: `body` must do nothing outside the transaction.
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        var attempt = 0
-        while true {
-            do {
-                return try await withConnection { connection in try connection.transaction { try body(connection) } }
-            } catch let error as PostgresError where error.isRetryable && attempt < 3 {
-                attempt += 1
-            }
-        }
+        try await withConnection { connection in try connection.retryingTransaction { try body(connection) } }
     }
 
     /// Runs `statement` as a transaction of its own, or with other writes waiting when it

@@ -36,7 +36,18 @@ let package = Package(
         .target(
             name: "TacitServer",
             dependencies: ["TacitNetworking", "TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite", "TacitHTTP"],
-            resources: [.copy("Console"), .copy("openapi.json"), .copy("vonage-openapi.json"), .copy("openapi-twilio.json")]
+            resources: [.copy("Console"), .copy("openapi.json")]
+        ),
+        // The drop-in compatible APIs, each on the server's one face extension point (`CompatibleFace`).
+        .target(
+            name: "TacitFaceVonage",
+            dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitPhone", "TacitStore", "TacitServer"],
+            resources: [.copy("vonage-openapi.json")]
+        ),
+        .target(
+            name: "TacitFaceTwilio",
+            dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitPhone", "TacitStore", "TacitServer"],
+            resources: [.copy("openapi-twilio.json")]
         ),
         // The development providers (virtual operator, handset inbox) behind the server's ports.
         .target(
@@ -56,12 +67,12 @@ let package = Package(
         // URLSession calls whose cancellation can't deadlock, for the SDK and the server alike.
         .target(name: "TacitNetworking"),
         .target(name: "TacitKit", dependencies: ["TacitNetworking", .target(name: "CSSL", condition: .when(platforms: [.linux]))]),
-        .target(name: "TacitTesting", dependencies: ["TacitNetworking", "TacitCore", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitHTTP", "TacitServer", "TacitProvidersDev", "TacitKit", "CCrypto"]),
+        .target(name: "TacitTesting", dependencies: ["TacitNetworking", "TacitCore", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitHTTP", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitProvidersDev", "TacitKit", "CCrypto"]),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitNetworking", "TacitCore", "TacitServer", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP"],
+            dependencies: ["TacitNetworking", "TacitCore", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
@@ -92,7 +103,7 @@ let package = Package(
         .testTarget(name: "TacitStorePostgresTests", dependencies: ["TacitStorePostgres", "TacitStore", "TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitHTTPTests", dependencies: ["TacitNetworking", "TacitHTTP", "TacitKit", "TacitTesting"]),
         .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
-        .testTarget(name: "TacitServerTests", dependencies: ["TacitNetworking", "TacitServer", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitProvidersDev"]),
+        .testTarget(name: "TacitServerTests", dependencies: ["TacitNetworking", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitProvidersDev"]),
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
         .testTarget(name: "TacitProvidersTwilioTests", dependencies: ["TacitProvidersTwilio", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersVonageTests", dependencies: ["TacitProvidersVonage", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),

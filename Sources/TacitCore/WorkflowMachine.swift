@@ -11,10 +11,13 @@ public struct WorkflowMachine {
     /// one transaction carries out.
     public internal(set) var effects: [WorkflowEffect] = []
     let now: Date
+    /// The wrong codes that end this verification (its face's, `/v1`'s by default).
+    let limits: AttemptLimits
 
-    public init(_ verification: Verification, now: Date) {
+    public init(_ verification: Verification, now: Date, limits: AttemptLimits = .standard) {
         self.verification = verification
         self.now = now
+        self.limits = limits
     }
 
     /// Applies one input. Inputs that arrive late or twice change nothing and decide
@@ -88,7 +91,7 @@ public struct WorkflowMachine {
             return .completed
         }
         verification.failedAttempts += 1
-        let remaining = max(0, verification.attemptLimit(on: channel) - verification.failedAttempts)
+        let remaining = max(0, limits.limit(on: channel) - verification.failedAttempts)
         emit(.codeRejected(channel, attemptsRemaining: remaining))
         guard remaining == 0 else { return .wrongCode(attemptsRemaining: remaining) }
         end(step: active.index, status: .failed, reason: .tooManyAttempts, label: .failed)

@@ -15,6 +15,9 @@ extension TacitApplication {
         var metrics: Metrics
         var hub: EventHub
         var silentKeys: SilentKeys
+        var silentFlow: SilentFlow
+        /// The drop-in faces, as this application serves them.
+        var faces: ServedFaces
     }
 
     func makeEngine(secrets: ServerSecrets) -> Engine {
@@ -27,25 +30,33 @@ extension TacitApplication {
         let sender = security.guarding(dependencies.sender)
         let silentKeys = SilentKeys(secrets: secrets)
         let doorbell = Wakeup()
+        let faces = FaceDirectory(dependencies.faces)
         let runner = WorkflowRunner(
             store: store, clock: clock, secrets: secrets, codes: dependencies.codes, sender: sender,
             silent: CheckURLIssuer(network: dependencies.silentAuth ?? UnavailableSilentAuth(), keys: silentKeys),
             simSwap: dependencies.simSwap ?? NoSimSwapChecker(),
             timers: TimerScheduler(clock: clock), hub: hub, metrics: metrics,
-            webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints), outboxWritten: { doorbell.signal() },
-            sends: SendOutbox(fields: secrets.fieldProtection, waitBound: configuration.sendWait))
+            webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints, faces: faces),
+            outboxWritten: { doorbell.signal() },
+            sends: SendOutbox(fields: secrets.fieldProtection, waitBound: configuration.sendWait), faces: faces)
         let sends = SendWorker(runner: runner)
         metrics.addSection(runner.sends.renderMetrics)
+        let verdicts = SilentVerdictReaders(byProvider: dependencies.silentVerdictReaders,
+                                            fallback: dependencies.silentVerdicts ?? NoSilentVerdicts())
+        let silentFlow = SilentFlow(runner: runner, keys: silentKeys, verdicts: verdicts)
+        let served = serve(dependencies.faces, runner: runner, silent: silentFlow, keys: silentKeys,
+                           fields: secrets.fieldProtection)
         let webhooks = WebhookDispatcher(
             store: store, clock: clock, settings: configuration.webhooks, httpClient: dependencies.httpClient,
-            random: dependencies.random, wakeup: doorbell, vonage: vonageCallbackTargets(secrets),
+            random: dependencies.random, wakeup: doorbell, faces: served,
             timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { $0.summarizeAgainIfFinished() } })
-        return Engine(runner: runner, webhooks: webhooks, sends: sends, security: security, metrics: metrics, hub: hub, silentKeys: silentKeys)
+        return Engine(runner: runner, webhooks: webhooks, sends: sends, security: security, metrics: metrics, hub: hub,
+                      silentKeys: silentKeys, silentFlow: silentFlow, faces: served)
     }
 
     func makeRoutes(_ engine: Engine, secrets: ServerSecrets) -> RouteTable {
         let runner = engine.runner
-        var router = RouteTable(metrics: engine.metrics, gate: withVonageFace(engine.security.gate))
+        var router = RouteTable(metrics: engine.metrics, gate: engine.security.gate.serving(engine.faces))
         let checks = dependencies.silentProviderChecks
         let assets = ConsoleAssets()
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
@@ -58,15 +69,20 @@ extension TacitApplication {
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
         ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub, clock: runner.clock,
                       assets: assets, ready: { [weak self] in self?.ready ?? false }).register(&router)
-        let verdicts = SilentVerdictReaders(byProvider: dependencies.silentVerdictReaders,
-                                            fallback: dependencies.silentVerdicts ?? NoSilentVerdicts())
-        SilentRoutes(flow: SilentFlow(runner: runner, keys: engine.silentKeys, verdicts: verdicts)).register(&router)
-        mountVonageFace(on: &router, runner: runner, secrets: secrets, keys: engine.silentKeys, verdicts: verdicts)
-        let clock = dependencies.clock
-        TwilioRoutes(runner: runner, store: store, ids: TwilioFace.verificationSids(now: { clock.now() }), phones: PhoneNumberParser(),
-                     allowVirtualRange: configuration.dev, silentKeys: engine.silentKeys, assets: assets).register(&router)
+        SilentRoutes(flow: engine.silentFlow).register(&router)
+        for face in engine.faces.byName.values { face.register(&router) }
         mountProviders(on: &router, keys: engine.silentKeys)
         return router
+    }
+
+    /// The faces as this application serves them, over the engine every face shares.
+    func serve(_ faces: [any CompatibleFace], runner: WorkflowRunner, silent: SilentFlow, keys: SilentKeys,
+               fields: SealedFields) -> ServedFaces {
+        let context = FaceContext(runner: runner, store: store,
+                                  applications: (store as? any ApplicationStore).map(ApplicationDirectory.init),
+                                  phones: PhoneNumberParser(), allowVirtualRange: configuration.dev, silent: silent,
+                                  silentKeys: keys, fields: fields)
+        return ServedFaces(Dictionary(faces.map { ($0.name, $0.serve(in: context)) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Adds the routes the providers bring (the virtual operator's, the dev tools').

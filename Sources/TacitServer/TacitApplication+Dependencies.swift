@@ -23,6 +23,8 @@ extension TacitApplication {
         /// Asks a provider for its verdict on a silent check it issued and whose device
         /// ended at it (tru.ID, Twilio SNA), by the provider's route name.
         public var silentProviderChecks: [String: any SilentProviderCheck] = [:]
+        /// The drop-in compatible APIs served beside `/v1` (docs/compatible-apis.md).
+        public var faces: [any CompatibleFace] = []
         /// Routes and listening hooks the providers bring.
         public var mounts: [any ProviderMount] = []
         /// Providers that read delivery receipts over a connection of their own (SMPP): each

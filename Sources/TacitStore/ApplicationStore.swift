@@ -1,21 +1,11 @@
 import Foundation
 
-/// Which public identifier a drop-in face looks an application up by.
-public enum CredentialLookup: Sendable, Equatable {
-    /// A Vonage JWT's `application_id` claim.
-    case vonageApplication(String)
-    /// A Vonage Basic user name.
-    case vonageAPIKey(String)
-    /// A Twilio Basic user name.
-    case twilioAccount(String)
-}
-
 /// Where applications live. Lookups by public identifier go through unique indexes; the
 /// caller compares the secret's hash (the store never sees a secret).
 public protocol ApplicationStore: Sendable {
-    /// Adds an application; `credentials` nil for one without drop-in credentials
-    /// (the default and dev applications).
-    func insertApplication(_ application: Application, credentials: ApplicationCredentials?) async throws
+    /// Adds an application with its faces' records (none for the default and dev
+    /// applications); a taken identifier refuses the whole insert (`duplicate_application`).
+    func insertApplication(_ application: Application, credentials: [FaceCredential]) async throws
     /// Adds the application unless one has its id; returns what is stored.
     func ensureApplication(_ application: Application) async throws -> Application
     func application(id: String) async throws -> Application?
@@ -29,11 +19,18 @@ public protocol ApplicationStore: Sendable {
     func revokeApplication(id: String, at: Date) async throws -> Bool
     /// Replaces the application's settings; false when no application has this id.
     func updateApplication(id: String, settings: ApplicationSettings) async throws -> Bool
-    /// The application and credentials `lookup` names, revoked or not; nil when none.
-    func application(matching lookup: CredentialLookup) async throws -> (Application, ApplicationCredentials)?
+    /// The application whose `face` identifier `name` is `value`, revoked or not, with every
+    /// record it keeps for that face; nil when none.
+    func application(face: String, identifier name: String, value: String) async throws
+        -> (Application, [FaceCredential])?
+    /// The records the application keeps for `face`.
+    func faceCredentials(application: String, face: String) async throws -> [FaceCredential]
+    /// Adds or replaces the application's records of the names given; false when no
+    /// application has this id.
+    func setFaceCredentials(_ credentials: [FaceCredential], application: String) async throws -> Bool
     /// The id of the application's pending verification of `phoneNumber` (E.164), if it
-    /// has one: what a drop-in face needs to check a code by number (Twilio's `To`) or to
-    /// name the verification in flight (Vonage's 409). Another application's is never found.
+    /// has one: what a drop-in face needs to check a code by number or to name the
+    /// verification in flight. Another application's is never found.
     func pendingVerification(phoneNumber: String, application: String) async throws -> String?
 }
 

@@ -9,7 +9,7 @@ public struct ResealReport: Sendable, Equatable {
     public var pending = 0
     /// Stored idempotent replies sealed again.
     public var replies = 0
-    /// Applications' Vonage signature secrets sealed again.
+    /// Secrets the faces keep for applications (`FaceCredential.Kind.sealedSecret`) sealed again.
     public var applicationSecrets = 0
     /// Fields still sealed under another key once the pass was over (written meanwhile by
     /// a server that doesn't know the newest key yet).

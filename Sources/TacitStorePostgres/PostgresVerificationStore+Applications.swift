@@ -1,23 +1,20 @@
 import Foundation
 import TacitStore
 
-/// Applications in the `applications` table, as the SQLite store keeps them: settings and
-/// drop-in credentials in one row, the secrets only as hashes, found through unique indexes.
+/// Applications in the `applications` table and the faces' records in `face_credentials`, as
+/// the SQLite store keeps them: secrets only as hashes or sealed, identifiers through a unique index.
 extension PostgresVerificationStore: ApplicationStore {
-    public func insertApplication(_ application: Application, credentials: ApplicationCredentials?) async throws {
+    public func insertApplication(_ application: Application, credentials: [FaceCredential]) async throws {
         let settings = application.settings
         do {
-            try await pool.withConnection { db in
+            try await pool.transaction { db in
                 try db.execute("""
-                    INSERT INTO applications (id, name, created_at, revoked_at, brand, code_length, channel_timeout,
-                        vonage_callback_url, vonage_signature_secret, vonage_public_key, vonage_application_id, vonage_api_key,
-                        vonage_api_secret_hash, twilio_account_sid, twilio_auth_token_hash, twilio_service_sid)
+                    INSERT INTO applications (id, name, created_at, revoked_at, brand, code_length, channel_timeout)
                     VALUES (\(application.id), \(application.name), \(application.createdAt.timeIntervalSince1970),
-                        \(application.revokedAt?.timeIntervalSince1970), \(settings.brand), \(settings.codeLength), \(settings.channelTimeout),
-                        \(settings.vonageCallbackURL), \(settings.vonageSignatureSecretSealed), \(settings.vonagePublicKeyPEM),
-                        \(credentials?.vonageApplicationId), \(credentials?.vonageAPIKey), \(credentials?.vonageAPISecretHash),
-                        \(credentials?.twilioAccountSid), \(credentials?.twilioAuthTokenHash), \(credentials?.twilioServiceSid))
+                        \(application.revokedAt?.timeIntervalSince1970), \(settings.brand), \(settings.codeLength),
+                        \(settings.channelTimeout))
                     """)
+                for credential in credentials { try Self.upsert(credential, application: application.id, in: db) }
             }
         } catch let error as PostgresError where error.isUniqueViolation {
             throw StoreError(code: "duplicate_application", message: "an application with this id or credential exists")
@@ -66,23 +63,40 @@ extension PostgresVerificationStore: ApplicationStore {
         return try await read { db in
             try db.execute("""
                 UPDATE applications SET brand = \(settings.brand), code_length = \(settings.codeLength),
-                    channel_timeout = \(settings.channelTimeout), vonage_callback_url = \(settings.vonageCallbackURL),
-                    vonage_signature_secret = \(settings.vonageSignatureSecretSealed), vonage_public_key = \(settings.vonagePublicKeyPEM)
+                    channel_timeout = \(settings.channelTimeout)
                 WHERE id = \(id)
                 """) == 1
         }
     }
 
-    public func application(matching lookup: CredentialLookup) async throws -> (Application, ApplicationCredentials)? {
-        let rows = try await read { db in
-            switch lookup {
-            case .vonageApplication(let id): try db.query("SELECT * FROM applications WHERE vonage_application_id = \(id)")
-            case .vonageAPIKey(let key): try db.query("SELECT * FROM applications WHERE vonage_api_key = \(key)")
-            case .twilioAccount(let sid): try db.query("SELECT * FROM applications WHERE twilio_account_sid = \(sid)")
-            }
+    public func application(face: String, identifier name: String, value: String) async throws
+        -> (Application, [FaceCredential])? {
+        try await read { db in
+            guard let row = try db.query("""
+                SELECT a.* FROM face_credentials c JOIN applications a ON a.id = c.application_id
+                WHERE c.face = \(face) AND c.name = \(name) AND c.text = \(value) AND c.kind = 'identifier'
+                """).first else { return nil }
+            let application = try Self.application(row)
+            return (application, try Self.credentials(of: application.id, face: face, in: db))
         }
-        guard let row = rows.first, let credentials = try Self.credentials(row) else { return nil }
-        return (try Self.application(row), credentials)
+    }
+
+    public func faceCredentials(application: String, face: String) async throws -> [FaceCredential] {
+        try await read { db in try Self.credentials(of: application, face: face, in: db) }
+    }
+
+    public func setFaceCredentials(_ credentials: [FaceCredential], application: String) async throws -> Bool {
+        do {
+            return try await pool.transaction { db in
+                guard try !db.query("SELECT 1 FROM applications WHERE id = \(application)").isEmpty else { return false }
+                for credential in credentials { try Self.upsert(credential, application: application, in: db) }
+                return true
+            }
+        } catch let error as PostgresError where error.isUniqueViolation {
+            throw StoreError(code: "duplicate_application", message: "another application has this credential")
+        } catch let error as PostgresError {
+            throw StoreError(error)
+        }
     }
 
     public func pendingVerification(phoneNumber: String, application: String) async throws -> String? {
@@ -95,19 +109,29 @@ extension PostgresVerificationStore: ApplicationStore {
     static func application(_ row: PostgresRow) throws -> Application {
         let settings = ApplicationSettings(
             brand: try row.optionalString("brand"), codeLength: try row.optionalInt("code_length"),
-            channelTimeout: try row.optionalInt("channel_timeout"), vonageCallbackURL: try row.optionalString("vonage_callback_url"),
-            vonageSignatureSecretSealed: try row.optionalBytes("vonage_signature_secret"),
-            vonagePublicKeyPEM: try row.optionalString("vonage_public_key"))
+            channelTimeout: try row.optionalInt("channel_timeout"))
         return Application(id: try row.string("id"), name: try row.string("name"), createdAt: try row.date("created_at"),
                            revokedAt: try row.optionalDate("revoked_at"), settings: settings)
     }
 
-    static func credentials(_ row: PostgresRow) throws -> ApplicationCredentials? {
-        guard let applicationId = try row.optionalString("vonage_application_id"), let apiKey = try row.optionalString("vonage_api_key"),
-              let secret = try row.optionalBytes("vonage_api_secret_hash"), let account = try row.optionalString("twilio_account_sid"),
-              let token = try row.optionalBytes("twilio_auth_token_hash"), let service = try row.optionalString("twilio_service_sid")
-        else { return nil }
-        return ApplicationCredentials(vonageApplicationId: applicationId, vonageAPIKey: apiKey, vonageAPISecretHash: secret,
-                                      twilioAccountSid: account, twilioAuthTokenHash: token, twilioServiceSid: service)
+    static func upsert(_ credential: FaceCredential, application: String, in db: PostgresConnection) throws {
+        try db.execute("""
+            INSERT INTO face_credentials (application_id, face, name, kind, text, bytes)
+            VALUES (\(application), \(credential.face), \(credential.name), \(credential.kind.rawValue),
+                \(credential.text), \(credential.bytes))
+            ON CONFLICT (application_id, face, name) DO UPDATE SET kind = excluded.kind, text = excluded.text,
+                bytes = excluded.bytes
+            """)
+    }
+
+    static func credentials(of application: String, face: String, in db: PostgresConnection) throws -> [FaceCredential] {
+        try db.query("""
+            SELECT name, kind, text, bytes FROM face_credentials
+            WHERE application_id = \(application) AND face = \(face) ORDER BY name
+            """).map { row in
+            FaceCredential(face: face, name: try row.string("name"),
+                           kind: FaceCredential.Kind(rawValue: try row.string("kind")) ?? .setting,
+                           text: try row.optionalString("text"), bytes: try row.optionalBytes("bytes"))
+        }
     }
 }

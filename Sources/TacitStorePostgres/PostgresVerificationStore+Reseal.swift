@@ -21,8 +21,8 @@ extension PostgresVerificationStore: ResealableStore {
             try db.query("""
                 SELECT (SELECT COUNT(*) FROM verifications WHERE substr(phone_sealed, 1, \(current.count)::integer) <> \(current)::bytea)
                      + (SELECT COUNT(*) FROM idempotency WHERE status != 0 AND substr(body, 1, \(current.count)::integer) <> \(current)::bytea)
-                     + (SELECT COUNT(*) FROM applications WHERE vonage_signature_secret IS NOT NULL
-                            AND substr(vonage_signature_secret, 1, \(current.count)::integer) <> \(current)::bytea) AS n
+                     + (SELECT COUNT(*) FROM face_credentials WHERE kind = 'sealed_secret' AND bytes IS NOT NULL
+                            AND substr(bytes, 1, \(current.count)::integer) <> \(current)::bytea) AS n
                 """).first?.int("n") ?? 0
         }
         report.legacyAPIKeys = try await read { db in
@@ -92,23 +92,26 @@ extension PostgresVerificationStore: ResealableStore {
         }
     }
 
-    /// The applications' sealed Vonage signature secrets: few rows, so one read and one write.
+    /// The secrets the faces keep sealed for applications: few rows, so one read and one write.
     private func resealApplicationSecrets(current: [UInt8], _ fields: any FieldProtection) async throws -> Int {
         let rows = try await read { db in
             try db.query("""
-                SELECT id, vonage_signature_secret AS sealed FROM applications WHERE vonage_signature_secret IS NOT NULL
-                    AND substr(vonage_signature_secret, 1, \(current.count)::integer) <> \(current)::bytea
+                SELECT application_id, face, name, bytes AS sealed FROM face_credentials
+                WHERE kind = 'sealed_secret' AND bytes IS NOT NULL
+                    AND substr(bytes, 1, \(current.count)::integer) <> \(current)::bytea
                 """)
         }
         let changes = try rows.map { row in
             let old = try row.bytes("sealed")
-            return (id: try row.string("id"), old: old, sealed: try fields.seal(try fields.open(old)))
+            return (id: try row.string("application_id"), face: try row.string("face"), name: try row.string("name"),
+                    old: old, sealed: try fields.seal(try fields.open(old)))
         }
         return try await write { [changes] db in
             try changes.reduce(0) { written, change in
                 written + (try db.execute("""
-                    UPDATE applications SET vonage_signature_secret = \(change.sealed)
-                    WHERE id = \(change.id) AND vonage_signature_secret = \(change.old)::bytea
+                    UPDATE face_credentials SET bytes = \(change.sealed)
+                    WHERE application_id = \(change.id) AND face = \(change.face) AND name = \(change.name)
+                        AND bytes = \(change.old)::bytea
                     """))
             }
         }

@@ -1,6 +1,7 @@
 /// The store's migrations, named and applied in order.
 public enum SQLiteSchema {
-    public static let migrator = Migrator(coreMigrations + providerMigrations + devStateMigrations + counterMigrations)
+    public static let migrator = Migrator(
+        coreMigrations + providerMigrations + devStateMigrations + counterMigrations + faceCredentialMigrations)
 
     /// The migrations up to retention's column (001 to 020); `providerMigrations` follow.
     static let coreMigrations = [

@@ -4,25 +4,27 @@ import TacitStore
 /// Applications held in memory beside the API keys, under the same lock, so revoking an
 /// application revokes its keys at once, as the SQLite store's one transaction does.
 extension InMemoryStore: ApplicationStore {
-    public func insertApplication(_ application: Application, credentials: ApplicationCredentials?) async throws {
+    public func insertApplication(_ application: Application, credentials: [FaceCredential]) async throws {
         try security.withLock { state in
             let taken = state.applications.contains { entry in
-                entry.application.id == application.id || (credentials != nil && entry.credentials.map { Self.clash($0, credentials!) } == true)
+                entry.application.id == application.id || credentials.contains { Self.clash($0, entry.credentials) }
             }
             if taken { throw StoreError(code: "duplicate_application", message: "an application with this id or credential exists") }
             state.applications.append((application, credentials))
         }
     }
 
-    private static func clash(_ a: ApplicationCredentials, _ b: ApplicationCredentials) -> Bool {
-        a.vonageApplicationId == b.vonageApplicationId || a.vonageAPIKey == b.vonageAPIKey
-            || a.twilioAccountSid == b.twilioAccountSid || a.twilioServiceSid == b.twilioServiceSid
+    /// Whether `credential` is an identifier one of `held` has already.
+    private static func clash(_ credential: FaceCredential, _ held: [FaceCredential]) -> Bool {
+        credential.kind == .identifier && held.contains {
+            $0.kind == .identifier && $0.face == credential.face && $0.name == credential.name && $0.text == credential.text
+        }
     }
 
     public func ensureApplication(_ application: Application) async throws -> Application {
         security.withLock { state in
             if let kept = state.applications.first(where: { $0.application.id == application.id }) { return kept.application }
-            state.applications.append((application, nil))
+            state.applications.append((application, []))
             return application
         }
     }
@@ -62,18 +64,33 @@ extension InMemoryStore: ApplicationStore {
         }
     }
 
-    public func application(matching lookup: CredentialLookup) async throws -> (Application, ApplicationCredentials)? {
+    public func application(face: String, identifier name: String, value: String) async throws
+        -> (Application, [FaceCredential])? {
         security.withLock { state in
-            for entry in state.applications {
-                guard let credentials = entry.credentials else { continue }
-                let matches = switch lookup {
-                case .vonageApplication(let id): credentials.vonageApplicationId == id
-                case .vonageAPIKey(let key): credentials.vonageAPIKey == key
-                case .twilioAccount(let sid): credentials.twilioAccountSid == sid
-                }
-                if matches { return (entry.application, credentials) }
+            let probe = FaceCredential(face: face, name: name, kind: .identifier, text: value)
+            guard let entry = state.applications.first(where: { Self.clash(probe, $0.credentials) }) else { return nil }
+            return (entry.application, entry.credentials.filter { $0.face == face })
+        }
+    }
+
+    public func faceCredentials(application: String, face: String) async throws -> [FaceCredential] {
+        security.withLock { state in
+            state.applications.first { $0.application.id == application }?.credentials.filter { $0.face == face } ?? []
+        }
+    }
+
+    public func setFaceCredentials(_ credentials: [FaceCredential], application: String) async throws -> Bool {
+        try security.withLock { state in
+            guard let index = state.applications.firstIndex(where: { $0.application.id == application }) else { return false }
+            let others = state.applications.indices.filter { $0 != index }
+            if credentials.contains(where: { credential in others.contains { Self.clash(credential, state.applications[$0].credentials) } }) {
+                throw StoreError(code: "duplicate_application", message: "another application has this credential")
             }
-            return nil
+            for credential in credentials {
+                state.applications[index].credentials.removeAll { $0.face == credential.face && $0.name == credential.name }
+                state.applications[index].credentials.append(credential)
+            }
+            return true
         }
     }
 }

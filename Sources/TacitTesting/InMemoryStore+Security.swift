@@ -7,10 +7,10 @@ import TacitStore
 extension InMemoryStore: KeyStore, RateLimitStore {
     struct SecurityState {
         var keys: [(key: APIKey, hash: [UInt8])] = []
-        /// Applications with their drop-in credentials (see `InMemoryStore+Applications.swift`),
+        /// Applications with their faces' records (see `InMemoryStore+Applications.swift`),
         /// starting with the default one, as a migrated database does.
-        var applications: [(application: Application, credentials: ApplicationCredentials?)] = [
-            (Application(id: Application.defaultID, name: Application.defaultID, createdAt: Date(timeIntervalSince1970: 0)), nil),
+        var applications: [(application: Application, credentials: [FaceCredential])] = [
+            (Application(id: Application.defaultID, name: Application.defaultID, createdAt: Date(timeIntervalSince1970: 0)), []),
         ]
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import TacitCore
 import TacitHTTP
 
-/// A public API error with a stable `type` slug (SPEC §2), mapped to problem+json only
+/// A public API error with a stable `type` slug (docs/api.md#errors), mapped to problem+json only
 /// here at the edge. `detail` never carries a phone number, code or token.
 public struct APIProblem: Error, Sendable, Equatable {
     public var status: Int
@@ -74,5 +74,5 @@ extension APIProblem {
                                               detail: "This Idempotency-Key was used with a different request body.")
     static let unsupportedMediaType = APIProblem(status: 415, type: "unsupported-media-type", title: "Unsupported media type",
                                                  detail: "Send the body as application/json.")
-    static let unavailable = APIProblem(status: 503, type: "unavailable", title: "Unavailable", detail: "The server can't serve this right now; try again.")
+    public static let unavailable = APIProblem(status: 503, type: "unavailable", title: "Unavailable", detail: "The server can't serve this right now; try again.")
 }

@@ -6,7 +6,7 @@ import TacitHTTP
 /// The gate runs around each route from its declaration, and around the router's own
 /// answer to a request no route takes. Answers that reach a handler are counted by
 /// route pattern and status for `/metrics`.
-struct RouteTable: Sendable {
+public struct RouteTable: Sendable {
     private var routes = Router()
     let metrics: Metrics
     let gate: SecurityGate
@@ -29,20 +29,21 @@ struct RouteTable: Sendable {
         return router
     }
 
-    mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity, _ handler: @escaping HTTPHandler) {
+    public mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
+                             _ handler: @escaping HTTPHandler) {
         let counted = counting(method, pattern, handler)
         mount(method, pattern, security, guards: []) { await counted($0) }
     }
 
     /// Adds a handler that answers by throwing (see `answer`).
-    mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
+    public mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
                       throwing handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
         add(method, pattern, security) { request in await Self.answer { try await handler(request) } }
     }
 
     /// Adds the start route: `read` parses the body once, the start guard judges that
     /// value, and `handler` gets the same value.
-    mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
+    public mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
                       reading read: @escaping @Sendable (HTTPRequest) -> StartSubmission,
                       starting handler: @escaping @Sendable (HTTPRequest, StartSubmission) async throws -> HTTPResponse) {
         let gate = self.gate, metrics = self.metrics
@@ -58,7 +59,7 @@ struct RouteTable: Sendable {
     /// `CheckResult` the handler reports beside its response. `locate` names the
     /// verification checked: the path's `:id`, unless the route names it otherwise; the
     /// handler gets what it named, so a route that had to look it up doesn't again.
-    mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
+    public mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
                       locating locate: @escaping @Sendable (HTTPRequest) async throws -> String? = { $0.pathParameters["id"] },
                       checking handler: @escaping @Sendable (HTTPRequest, _ located: String?) async throws -> CheckAnswer) {
         let gate = self.gate, metrics = self.metrics

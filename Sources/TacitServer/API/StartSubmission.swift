@@ -6,7 +6,7 @@ import TacitPhone
 /// the guard judges the very number, parsed and normalised here, that the route then
 /// verifies. A body the route refuses still names a number the guard counts, as long
 /// as that number parses, so a bad field never buys a free pass through the limits.
-struct StartSubmission: Sendable {
+public struct StartSubmission: Sendable {
     /// The validated request, or the problem (400, 422) the route answers with.
     let request: Result<StartRequest, APIProblem>
     /// The number the body names, in E.164; nil when it names none (not a JSON object,
@@ -40,6 +40,14 @@ struct StartSubmission: Sendable {
         } catch {
             throw .invalidPhoneNumber(error.description)
         }
+    }
+
+    /// A start through a face that reads and validates its own body: the start guard needs
+    /// only the number, when the body names one that parses.
+    public init(number: PhoneNumber?) {
+        // Never read: a face answers with its own validation, not with `validated()`.
+        request = .failure(.unavailable)
+        self.number = number.map { .success($0) }
     }
 
     /// The number, when it parsed: what the guard acts on.

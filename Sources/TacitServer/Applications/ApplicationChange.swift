@@ -3,49 +3,56 @@ import TacitCore
 import TacitStore
 
 /// What `tacit apps set` changes: each field given replaces the stored one; nil keeps it.
+/// The faces' settings go by the option that names them (`FaceSetting.option`).
 public struct ApplicationChange: Sendable, Equatable {
     public var brand: String?
     public var codeLength: Int?
     public var channelTimeout: Int?
-    public var vonageCallbackURL: String?
-    /// In clear here; sealed before the store sees it.
-    public var vonageSignatureSecret: String?
-    public var vonagePublicKeyPEM: String?
+    /// The faces' settings by option (without dashes), in clear here; a secret is sealed
+    /// before the store sees it.
+    public var faceSettings: [String: String] = [:]
 
     public init() {}
 
-    /// Whether the change needs the key ring (only a signature secret is sealed).
-    public var needsSealing: Bool { vonageSignatureSecret != nil }
+    /// Whether the change needs the key ring: it sets a secret one of `faces` keeps sealed.
+    public func needsSealing(_ faces: [any CompatibleFace]) -> Bool {
+        faces.flatMap(\.settings).contains { $0.kind == .sealedSecret && faceSettings[$0.option] != nil }
+    }
 
     /// `settings` with this change applied, or the failure naming the first bad field
-    /// (the same limits a start request has). Never echoes the secret.
-    func applied(to settings: ApplicationSettings, seal: ([UInt8]) throws -> [UInt8]) throws -> ApplicationSettings {
+    /// (the same limits a start request has).
+    func applied(to settings: ApplicationSettings) throws -> ApplicationSettings {
         var options = VerificationOptions()
         if let brand { options.brand = brand }
         if let codeLength { options.codeLength = codeLength }
         if let channelTimeout { options.channelTimeout = channelTimeout }
         if let problem = options.problems().first {
-            throw ApplicationManager.Failure(code: "invalid_setting", description: "--\(problem.name.replacingOccurrences(of: "_", with: "-")) \(problem.reason)")
+            let option = problem.name.replacingOccurrences(of: "_", with: "-")
+            throw ApplicationManager.Failure(code: "invalid_setting", description: "--\(option) \(problem.reason)")
         }
-        if let url = vonageCallbackURL, !Self.isHTTPURL(url) {
-            throw ApplicationManager.Failure(code: "invalid_setting", description: "--vonage-callback-url must be an http or https URL")
-        }
-        if let secret = vonageSignatureSecret, !(32...256).contains(secret.utf8.count) {
-            throw ApplicationManager.Failure(code: "invalid_setting", description: "--vonage-signature-secret must be 32 to 256 bytes")
-        }
-        if let pem = vonagePublicKeyPEM { try ApplicationManager.checkPublicKey(pem) }
         var updated = settings
         if let brand { updated.brand = brand }
         if let codeLength { updated.codeLength = codeLength }
         if let channelTimeout { updated.channelTimeout = channelTimeout }
-        if let vonageCallbackURL { updated.vonageCallbackURL = vonageCallbackURL }
-        if let vonageSignatureSecret { updated.vonageSignatureSecretSealed = try seal(Array(vonageSignatureSecret.utf8)) }
-        if let vonagePublicKeyPEM { updated.vonagePublicKeyPEM = vonagePublicKeyPEM }
         return updated
     }
 
-    private static func isHTTPURL(_ text: String) -> Bool {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), url.host != nil else { return false }
-        return scheme == "http" || scheme == "https"
+    /// The faces' records this change sets, each checked by its face (never echoing the
+    /// value) and a secret sealed by `seal`. An option no face offers is refused.
+    func faceRecords(_ faces: [any CompatibleFace], seal: ([UInt8]) throws -> [UInt8]) throws -> [FaceCredential] {
+        let offered = faces.flatMap { face in face.settings.map { (face.name, $0) } }
+        var records: [FaceCredential] = []
+        for (option, value) in faceSettings.sorted(by: { $0.key < $1.key }) {
+            guard let (face, setting) = offered.first(where: { $0.1.option == option }) else {
+                throw ApplicationManager.Failure(code: "invalid_setting", description: "--\(option) is not a setting")
+            }
+            if let problem = setting.problem(value) {
+                throw ApplicationManager.Failure(code: "invalid_setting", description: "--\(option) \(problem)")
+            }
+            records.append(setting.kind == .sealedSecret
+                ? FaceCredential(face: face, name: setting.name, kind: .sealedSecret, bytes: try seal(Array(value.utf8)))
+                : FaceCredential(face: face, name: setting.name, kind: setting.kind, text: value))
+        }
+        return records
     }
 }

@@ -8,11 +8,11 @@ import TacitStore
 /// default stays. The settings are read on each start, from the copy the store keeps for
 /// a second (`KeptApplicationSettings`), so `tacit apps set` reaches a running server
 /// within that second.
-struct ApplicationDefaults {
+public struct ApplicationDefaults {
     let settings: ApplicationSettings
 
     /// The defaults `application` set, or nil when it set none.
-    static func of(_ application: String, in store: any VerificationStore) async throws -> ApplicationDefaults? {
+    public static func of(_ application: String, in store: any VerificationStore) async throws -> ApplicationDefaults? {
         guard let applications = store as? any ApplicationStore,
               let settings = try await applications.applicationSettings(id: application),
               settings.brand != nil || settings.codeLength != nil || settings.channelTimeout != nil else { return nil }
@@ -20,14 +20,14 @@ struct ApplicationDefaults {
     }
 
     /// The top-level field names of a JSON start body, nil when it isn't an object.
-    static func fieldNames(in body: [UInt8]) -> Set<String>? {
+    public static func fieldNames(in body: [UInt8]) -> Set<String>? {
         guard case .object(let fields)? = try? JSONParser.parse(body) else { return nil }
         return Set(fields.keys)
     }
 
     /// `options` with these defaults in every field `given` doesn't name. The names are
     /// the JSON ones `/v1` and the Vonage face share: `brand`, `code_length`, `channel_timeout`.
-    func fill(_ options: VerificationOptions, given: Set<String> = []) -> VerificationOptions {
+    public func fill(_ options: VerificationOptions, given: Set<String> = []) -> VerificationOptions {
         var filled = options
         if !given.contains("brand"), let brand = settings.brand { filled.brand = brand }
         if !given.contains("code_length"), let length = settings.codeLength { filled.codeLength = length }

@@ -2,14 +2,13 @@ import Foundation
 import TacitCrypto
 import TacitStore
 
-/// How the drop-in faces find the application a credential acts for: by Vonage
-/// `application_id` (the JWT's claim; the face then checks the JWT with the application's
-/// public key), by Vonage `api_key` and `api_secret`, or by Twilio `account_sid` and
-/// `auth_token` (and the `service_sid` in the path).
+/// How a drop-in face finds the application a credential acts for: by one of its public
+/// identifiers (a JWT's application claim, a Basic user name), and where the credential
+/// carries a secret, by that secret's hash among the face's records too.
 ///
-/// A secret is hashed and compared in constant time whether or not its public id is known,
-/// and an unknown id, a wrong secret and a revoked application all answer nil, in the same
-/// work: a caller learns only that the credential is no good.
+/// A secret is hashed and compared in constant time whether or not its identifier is
+/// known, and an unknown identifier, a wrong secret and a revoked application all answer
+/// nil, in the same work: a caller learns only that the credential is no good.
 public struct ApplicationDirectory: Sendable {
     let store: any ApplicationStore
 
@@ -17,37 +16,27 @@ public struct ApplicationDirectory: Sendable {
         self.store = store
     }
 
-    /// The application a Vonage JWT's `application_id` names, unless revoked.
-    public func vonage(applicationId: String) async throws -> Application? {
-        guard let (application, _) = try await store.application(matching: .vonageApplication(applicationId)),
-              !application.isRevoked else { return nil }
-        return application
+    /// The live application whose `face` identifier `name` is `value`, with its records of that face.
+    public func application(face: String, identifier name: String, value: String) async throws
+        -> (Application, [FaceCredential])? {
+        guard let found = try await store.application(face: face, identifier: name, value: value),
+              !found.0.isRevoked else { return nil }
+        return found
     }
 
-    /// The application whose Vonage `api_key` and `api_secret` these are.
-    public func vonage(apiKey: String, apiSecret: String) async throws -> Application? {
-        let found = try await store.application(matching: .vonageAPIKey(apiKey))
-        return Self.verified(found, presented: CredentialHash.of(apiSecret, purpose: CredentialHash.vonageSecret),
-                             stored: \.vonageAPISecretHash)
+    /// The live application whose `face` identifier `name` is `value` and whose secret
+    /// record `secretName` is the hash of `secret` for `purpose` (`CredentialHash`).
+    public func application(face: String, identifier name: String, value: String, secret: String,
+                            secretName: String, purpose: String) async throws -> (Application, [FaceCredential])? {
+        let found = try await store.application(face: face, identifier: name, value: value)
+        let expected = found?.1.named(secretName)?.bytes ?? CredentialHash.absent
+        let matches = ConstantTime.equals(CredentialHash.of(secret, purpose: purpose), expected)
+        guard matches, let found, !found.0.isRevoked else { return nil }
+        return found
     }
 
-    /// The application whose Twilio `account_sid` and `auth_token` these are; when
-    /// `serviceSid` is given, it must be that application's Verify service too.
-    public func twilio(accountSid: String, authToken: String, serviceSid: String? = nil) async throws -> Application? {
-        let found = try await store.application(matching: .twilioAccount(accountSid))
-        guard let application = Self.verified(found, presented: CredentialHash.of(authToken, purpose: CredentialHash.twilioToken),
-                                              stored: \.twilioAuthTokenHash) else { return nil }
-        if let serviceSid, let credentials = found?.1, !ConstantTime.equals(serviceSid, credentials.twilioServiceSid) { return nil }
-        return application
-    }
-
-    /// The application when `presented` matches its stored hash and it is not revoked.
-    /// The comparison runs even when nothing was found, against a hash no secret has.
-    private static func verified(_ found: (Application, ApplicationCredentials)?, presented: [UInt8],
-                                 stored: KeyPath<ApplicationCredentials, [UInt8]>) -> Application? {
-        let expected = found.map { $0.1[keyPath: stored] } ?? CredentialHash.absent
-        let matches = ConstantTime.equals(presented, expected)
-        guard matches, let (application, _) = found, !application.isRevoked else { return nil }
-        return application
+    /// The records the application keeps for `face`.
+    public func credentials(of application: String, face: String) async throws -> [FaceCredential] {
+        try await store.faceCredentials(application: application, face: face)
     }
 }

@@ -1,15 +1,13 @@
 import TacitCrypto
 
-/// What an application's drop-in secrets (Vonage `api_secret`, Twilio `auth_token`) are
-/// stored as. Like `APIKeyHash`, not keyed from the key ring: a lookup needs the same hash
-/// for as long as the application lives, and each secret has at least 95 random bits, so
-/// its hash can't be inverted or guessed offline. The purpose keeps the two kinds apart.
-enum CredentialHash {
+/// What an application's drop-in secrets are stored as. Like `APIKeyHash`, not keyed from
+/// the key ring: a lookup needs the same hash for as long as the application lives, and
+/// each secret has at least 95 random bits, so its hash can't be inverted or guessed
+/// offline. Each face hashes with a purpose of its own, which keeps the kinds apart.
+public enum CredentialHash {
     static let version: UInt8 = 1
-    static let vonageSecret = "vonage-api-secret"
-    static let twilioToken = "twilio-auth-token"
 
-    static func of(_ secret: String, purpose: String) -> [UInt8] {
+    public static func of(_ secret: String, purpose: String) -> [UInt8] {
         [version] + SHA256.hash(Array("tacit:\(purpose):".utf8) + Array(secret.utf8))
     }
 

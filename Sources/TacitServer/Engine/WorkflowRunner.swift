@@ -9,8 +9,8 @@ import TacitStore
 /// then the effects are carried out.
 public final class WorkflowRunner: Sendable {
     let store: any VerificationStore
-    let clock: any TacitClock
-    let secrets: ServerSecrets
+    public let clock: any TacitClock
+    public let secrets: ServerSecrets
     let codes: CodeGenerator
     let sender: any MessageSender
     let silent: any SilentAuthProvider
@@ -24,12 +24,14 @@ public final class WorkflowRunner: Sendable {
     let outboxWritten: @Sendable () -> Void
     /// Queued code messages: sealing them, waking the send worker, waiting for its answer.
     let sends: SendOutbox
+    /// The faces served, for the rules of the verifications they start.
+    let faces: FaceDirectory
 
     init(store: any VerificationStore, clock: any TacitClock, secrets: ServerSecrets, codes: CodeGenerator,
          sender: any MessageSender, silent: any SilentAuthProvider, simSwap: any SimSwapChecker,
          timers: TimerScheduler, hub: EventHub, metrics: Metrics,
          webhooks: WebhookPlanner = WebhookPlanner(endpoints: []), outboxWritten: @escaping @Sendable () -> Void = {},
-         sends: SendOutbox? = nil) {
+         sends: SendOutbox? = nil, faces: FaceDirectory = FaceDirectory([])) {
         self.store = store
         self.clock = clock
         self.secrets = secrets
@@ -43,24 +45,25 @@ public final class WorkflowRunner: Sendable {
         self.webhooks = webhooks
         self.outboxWritten = outboxWritten
         self.sends = sends ?? SendOutbox(fields: secrets.fieldProtection, waitBound: ServerConfiguration.defaultSendWait)
+        self.faces = faces
     }
 
     /// What a transition did: the body's result and the state it left.
-    struct Outcome<T: Sendable>: Sendable {
-        var result: T
-        var verification: Verification
+    public struct Outcome<T: Sendable>: Sendable {
+        public var result: T
+        public var verification: Verification
         /// A check URL issued while carrying out the effects (silent auth only).
-        var checkURL: String?
+        public var checkURL: String?
     }
 
     /// Inserts a new verification, starts its first step and returns it as it then stands.
-    func create(_ draft: Verification, events: [EventDraft], idempotency: IdempotencyRecord?) async throws -> Outcome<Void> {
+    public func create(_ draft: Verification, events: [EventDraft], idempotency: IdempotencyRecord?) async throws -> Outcome<Void> {
         var swapped: Bool?
         if let policy = draft.simSwap {
             swapped = await simSwap.swapped(phoneNumber: draft.phoneNumber, maxAgeHours: policy.maxAgeHours)
         }
         let now = clock.now()
-        var machine = WorkflowMachine(draft, now: now)
+        var machine = WorkflowMachine(draft, now: now, limits: faces.rules(for: draft.face).attempts)
         var transcript = Transcript(events)
         _ = try? machine.handle(.start(simSwapped: swapped))
         let checkURL = await beginSilentChecks(&machine, transcript: &transcript)
@@ -85,7 +88,7 @@ public final class WorkflowRunner: Sendable {
     /// Applies `body` to the verification's machine in one transaction, then carries out the effects.
     /// nil when the id is unknown.
     @discardableResult
-    func transition<T: Sendable>(
+    public func transition<T: Sendable>(
         _ id: String, events extra: [EventDraft] = [], sendsDone: [String] = [],
         _ body: @escaping @Sendable (inout WorkflowMachine) throws -> T
     ) async throws -> Outcome<T>? {
@@ -104,7 +107,8 @@ public final class WorkflowRunner: Sendable {
         let sendDeadline = now.addingTimeInterval(sends.waitBound)
         let webhooks = self.webhooks
         let update = try await store.update(id: id, at: now) { [self] verification in
-            var machine = WorkflowMachine(verification, now: now)
+            var machine = WorkflowMachine(verification, now: now,
+                                          limits: faces.rules(for: verification.face).attempts)
             let (result, extra) = try body(&machine)
             let codes = try issueCodes(&machine)
             verification = machine.verification
@@ -129,7 +133,7 @@ public final class WorkflowRunner: Sendable {
     /// check (a malformed code, which then changes nothing and counts as no attempt)
     /// and gives the events to record before the machine's. nil when the id is unknown.
     /// The failed-check guard's count (`FailedCheckTally`) commits in the same transaction.
-    func check(
+    public func check(
         _ id: String, code: String, prepare: @escaping @Sendable (Verification) throws -> [EventDraft]
     ) async throws -> CheckResult? {
         try await checkReturningState(id, code: code, prepare: prepare)?.result
@@ -137,7 +141,7 @@ public final class WorkflowRunner: Sendable {
 
     /// `check`, with the verification as the check left it, for a face whose answer shows
     /// it; nil beside a `.notPending` result, which changed nothing.
-    func checkReturningState(
+    public func checkReturningState(
         _ id: String, code: String, prepare: @escaping @Sendable (Verification) throws -> [EventDraft]
     ) async throws -> (result: CheckResult, verification: Verification?)? {
         let secrets = self.secrets

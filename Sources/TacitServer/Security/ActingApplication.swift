@@ -6,6 +6,6 @@ import TacitStore
 /// signature carrying a principal. It is the store's `StoreScope`, so the application
 /// that owns what a start creates is the one whose rows every read in the request sees.
 /// nil for a device's client token (bound to its own verification) and on open routes.
-enum ActingApplication {
-    static var id: String? { StoreScope.application }
+public enum ActingApplication {
+    public static var id: String? { StoreScope.application }
 }

@@ -5,12 +5,12 @@ import TacitCrypto
 /// verification's token hash; only the random part makes the token unguessable, and the
 /// token opens nothing unless its keyed hash matches the one its verification keeps.
 /// The whole token is one run of URL-safe characters, so the redactor masks all of it.
-enum ClientToken {
+public enum ClientToken {
     static let prefix = "ct_"
     /// The length of the random tail: 32 bytes in unpadded base64.
     static let tailLength = 43
 
-    static func make(for verificationId: String) -> String {
+    public static func make(for verificationId: String) -> String {
         Token.generate(prefix: prefix + verificationId + "_", bytes: 32)
     }
 

@@ -1,7 +1,7 @@
 /// What a route needs before its handler runs, declared where the route is registered
 /// (`RouteTable.add`): the table takes no route without one, and the gate runs from it.
-struct RouteSecurity: Sendable, Equatable {
-    enum Access: Sendable, Equatable {
+public struct RouteSecurity: Sendable, Equatable {
+    public enum Access: Sendable, Equatable {
         /// No credential: health, metrics, the console and the OpenAPI document, and routes
         /// that carry their own proof (provider callbacks are signed, the silent-auth hops
         /// hold sealed single-use tokens, the operator checks its own access tokens).
@@ -9,12 +9,9 @@ struct RouteSecurity: Sendable, Equatable {
         /// An API key holding `scope`. `clientToken` names the client-token permission that
         /// may stand in for a key, for the verification the path's `:id` names.
         case key(scope: String, clientToken: String?)
-        /// The Vonage Verify v2 face's own credentials: a Vonage application JWT or Basic
-        /// `api_key:api_secret` (`VonageAuthenticator`), answered in Vonage's error shape.
-        case vonage
-        /// The Twilio Verify v2 face's own credential: Basic `account_sid:auth_token` of an
-        /// application whose Verify service the path's `:service` names (`SecurityGate+Twilio`).
-        case twilio
+        /// The named drop-in face's own credential (`ServedFace.authenticate`), every
+        /// refusal answered in the face's own error shape.
+        case face(String)
     }
 
     var access: Access
@@ -22,18 +19,15 @@ struct RouteSecurity: Sendable, Equatable {
     /// that doesn't exist, whatever the credential.
     var isDevOnly = false
 
-    static let open = RouteSecurity(access: .open)
+    public static let open = RouteSecurity(access: .open)
     /// Where the dev tools live: without `--dev` nothing under it exists, whatever the credential.
     static let devNamespace = "/v1/dev/"
     /// Reads of verifications and their timelines.
     static let read = RouteSecurity(access: .key(scope: Scope.read, clientToken: nil))
     /// Changes to verifications.
     static let write = RouteSecurity(access: .key(scope: Scope.write, clientToken: nil))
-    /// The Twilio Verify v2 face's routes.
-    static let twilio = RouteSecurity(access: .twilio)
-
-    /// A call to the Vonage Verify v2 face.
-    static let vonage = RouteSecurity(access: .vonage)
+    /// A call to the drop-in face `name`.
+    public static func face(_ name: String) -> RouteSecurity { RouteSecurity(access: .face(name)) }
 
     /// A write that a device may also make with its verification's client token, holding `permission`.
     static func write(orClientToken permission: String) -> RouteSecurity {
@@ -48,7 +42,7 @@ struct RouteSecurity: Sendable, Equatable {
     }
 
     /// What a request that no route takes needs: a key with the method's scope, as any
-    /// `/v1` call does (SPEC §1), so a keyless caller can't map the API by its 404s and 405s.
+    /// `/v1` call does (docs/api.md), so a keyless caller can't map the API by its 404s and 405s.
     static func unrouted(method: String) -> RouteSecurity {
         method == "GET" || method == "HEAD" ? .read : .write
     }

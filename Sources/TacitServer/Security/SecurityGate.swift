@@ -18,8 +18,8 @@ struct SecurityGate: Sendable {
     let checks: FailedCheckGuard
     let monitor: ConversionMonitor
     let metrics: SecurityMetrics
-    /// Checks the Vonage face's credentials; nil where the face is not served.
-    var vonage: VonageAuthenticator?
+    /// The drop-in faces served, which check their own credentials.
+    var faces = ServedFaces()
 
     /// Runs `route` when the request meets `security`. A refusal from the credential check
     /// or a guard inside `route` becomes its problem (a 401 with the Bearer challenge);
@@ -27,8 +27,7 @@ struct SecurityGate: Sendable {
     func admit(_ request: HTTPRequest, _ security: RouteSecurity,
                then route: () async throws -> HTTPResponse) async -> HTTPResponse {
         if security.isDevOnly, !dev { return APIProblem.noSuchRoute.response }
-        if security.access == .vonage { return await admitVonage(request, then: route) }
-        if security.access == .twilio { return await admitTwilio(request, then: route) }
+        if case .face(let name) = security.access { return await admitFace(name, request, then: route) }
         do {
             if case .key(let scope, let permission) = security.access {
                 let principal = try await authenticator.authenticate(request, scope: scope, id: request.pathParameters["id"],
@@ -57,10 +56,11 @@ struct SecurityGate: Sendable {
         if !dev, declared.contains(where: \.isDevOnly) || request.path.hasPrefix(RouteSecurity.devNamespace) {
             return APIProblem.noSuchRoute.response
         }
-        if declared.contains(where: { $0.access == .twilio }) { return await admitTwilio(request) { TwilioError.unrouted(answer) } }
+        for case .face(let name) in declared.map(\.access) {
+            return await admitFace(name, request) { faces[name]?.unrouted(request, answer: answer) ?? answer }
+        }
         let open = declared.isEmpty ? request.pathSegments.first != "v1" : declared.allSatisfy { $0.access == .open }
         if open { return answer }
-        if declared.contains(.vonage) { return await admit(request, .vonage) { answer } }
         return await admit(request, .unrouted(method: request.method)) { answer }
     }
 

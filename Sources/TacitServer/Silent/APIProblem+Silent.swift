@@ -6,7 +6,7 @@ extension APIProblem {
                                             detail: "This check URL was not issued by this server.")
     static let checkURLExpired = APIProblem(status: 410, type: "check-url-expired", title: "Check URL expired",
                                             detail: "This check URL has expired; the verification moved on to its next step.")
-    static let checkURLUsed = APIProblem(status: 410, type: "check-url-used", title: "Check URL already used",
+    public static let checkURLUsed = APIProblem(status: 410, type: "check-url-used", title: "Check URL already used",
                                          detail: "A check URL works once; opening it again failed the silent step.")
     static let checkURLInactive = APIProblem(status: 410, type: "check-url-inactive", title: "Silent step not active",
                                              detail: "The silent step this check URL belongs to has already ended.")

@@ -8,7 +8,7 @@ import TacitHTTP
 /// operator's answer (`callback`), which the provider's verdict reader judges and Tacit
 /// turns into a silent code. Every failure fails the silent step with its reason, so
 /// the workflow moves on.
-struct SilentFlow: Sendable {
+public struct SilentFlow: Sendable {
     let runner: WorkflowRunner
     let keys: SilentKeys
     let verdicts: any SilentVerdictReader
@@ -16,7 +16,7 @@ struct SilentFlow: Sendable {
     private enum Opening: Sendable { case opened, replayed, inactive }
 
     /// `GET /v1/silent/checks/{token}`: marks the check used, then redirects to the gateway.
-    func open(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func open(_ request: HTTPRequest) async throws -> HTTPResponse {
         let check = try checkToken(request.pathParameters["token"])
         if check.expiresAt <= runner.clock.now() {
             try await fail(check, .expired, events: [SilentNotes.openedLate(provider(check))])
@@ -58,7 +58,7 @@ struct SilentFlow: Sendable {
         switch try await standing(check) {
         case .inactive: throw APIProblem.checkURLInactive
         case .unopened: throw APIProblem.operatorAnswerInvalid
-        case .opened(let face): ending = SilentEnding(face: face)
+        case .opened(let face): ending = runner.faces.rules(for: face).silentEnding
         }
         guard keys.binding.isPresent(in: request.header("cookie"), for: check) else { throw APIProblem.silentDeviceMismatch }
         let answer = callbackRequest(request, provider: check.provider)

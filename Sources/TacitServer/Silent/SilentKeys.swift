@@ -5,7 +5,7 @@ import TacitCrypto
 /// What the silent flow needs besides the runner: its own key (derived from the
 /// server's master secret), and the URL devices reach this server at (known only once
 /// it listens). Checking a provider's answer is the provider's verdict reader's job.
-final class SilentKeys: Sendable {
+public final class SilentKeys: Sendable {
     /// Seals check tokens; keyed from the master secret.
     let checkCipher: AESGCM
     /// Signs a check's latch; the same key as `checkCipher`.
@@ -21,7 +21,7 @@ final class SilentKeys: Sendable {
         binding = DeviceBinding(mac: HMAC.SHA256Key(HMAC.sha256(key: checkKey, message: Array("tacit:check_url:device".utf8))))
     }
 
-    var baseURL: String {
+    public internal(set) var baseURL: String {
         get { base.withLock { $0 } }
         set { base.withLock { $0 = newValue } }
     }

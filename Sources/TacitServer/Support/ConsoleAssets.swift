@@ -18,7 +18,7 @@ struct ConsoleAssets: Sendable {
                 files[name] = (types[ext] ?? "application/octet-stream", Array(data))
             }
         }
-        for name in ["openapi", "openapi-twilio"] {
+        for name in ["openapi"] {
             if let url = Bundle.module.url(forResource: name, withExtension: "json"), let data = try? Data(contentsOf: url) {
                 files[name + ".json"] = ("application/json", Array(data))
             }

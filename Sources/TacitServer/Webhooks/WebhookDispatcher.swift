@@ -25,16 +25,16 @@ final class WebhookDispatcher: Sendable {
     private let targetGuard: WebhookTargetGuard
     private let wakeup: Wakeup
     let reports: AsyncStream<WebhookAttempt>.Continuation
-    /// Where face-started verifications' Vonage callbacks go; nil when none are served.
-    let vonage: VonageCallbackTargets?
+    /// The faces served, whose callbacks to their applications go out here too.
+    let faces: ServedFaces
     /// Every attempt, in order (the newest 256 are kept until read).
     let attempts: AsyncStream<WebhookAttempt>
 
     init(store: any VerificationStore, clock: any TacitClock, settings: WebhookSettings, httpClient: any OutboundHTTPClient,
-         random: @escaping @Sendable () -> Double, wakeup: Wakeup = Wakeup(), vonage: VonageCallbackTargets? = nil,
+         random: @escaping @Sendable () -> Double, wakeup: Wakeup = Wakeup(), faces: ServedFaces = ServedFaces(),
          timeline: @escaping @Sendable (String, EventDraft) async -> Void) {
         self.wakeup = wakeup
-        self.vonage = vonage
+        self.faces = faces
         self.store = store
         self.clock = clock
         self.settings = settings
@@ -76,7 +76,9 @@ final class WebhookDispatcher: Sendable {
     }
 
     private func deliver(_ message: OutboxMessage) async {
-        if VonageCallbackTargets.owns(message.endpoint) { return await deliverVonage(message) }
+        if let face = faces.callbackOwner(of: message) {
+            return await deliverFaceCallback(message, face: face)
+        }
         // The store settles a disabled endpoint's messages as it claims them, whichever
         // instance saw the 410, so every instance stops delivering to it.
         guard let endpoint = endpoints[message.endpoint], message.state != .disabled else {

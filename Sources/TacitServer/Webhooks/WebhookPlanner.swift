@@ -7,10 +7,14 @@ import TacitStore
 /// transaction that commits the change they report.
 struct WebhookPlanner: Sendable {
     let endpoints: [WebhookEndpoint]
+    /// The faces whose verifications owe their applications callbacks of the face's own.
+    let faces: FaceDirectory
     let makeID: @Sendable () -> String
 
-    init(endpoints: [WebhookEndpoint], makeID: @escaping @Sendable () -> String = WebhookPlanner.messageID) {
+    init(endpoints: [WebhookEndpoint], faces: FaceDirectory = FaceDirectory([]),
+         makeID: @escaping @Sendable () -> String = WebhookPlanner.messageID) {
         self.endpoints = endpoints
+        self.faces = faces
         self.makeID = makeID
     }
 
@@ -24,8 +28,9 @@ struct WebhookPlanner: Sendable {
     /// One row per event per endpoint that takes it, with the channel the machine
     /// named for the event (the step that started, failed or ended).
     func outbox(for effects: [WorkflowEffect], verification: Verification, at now: Date) -> [OutboxMessage] {
-        let vonage = vonageCallbacks(for: effects, verification: verification, at: now)
-        guard !endpoints.isEmpty else { return vonage }
+        let callbacks = faces.faces[verification.face]?.callbacks(for: effects, verification: verification, at: now,
+                                                                   makeID: makeID) ?? []
+        guard !endpoints.isEmpty else { return callbacks }
         let targets = endpoints(of: verification.applicationId)
         var rows: [OutboxMessage] = []
         for case .notifyWebhook(let event, let channel) in effects {
@@ -35,7 +40,7 @@ struct WebhookPlanner: Sendable {
                                           type: event.rawValue, payload: payload, createdAt: now))
             }
         }
-        return rows + vonage
+        return rows + callbacks
     }
 
     /// The application's own endpoints, or the server-wide ones when it has none: no

@@ -1,0 +1,52 @@
+import Foundation
+import TacitCore
+import TacitPhone
+import TacitServer
+
+/// A Verifications POST, read once for the start guard and the route alike, as
+/// `StartSubmission` is for `/v1`: the guard counts the very number the route verifies.
+struct TwilioStart: Sendable {
+    var number: PhoneNumber
+    var channel: TwilioChannel
+    var locale: String?
+
+    /// What the face takes from the form; Twilio's others (`Amount`, `Payee`, `RateLimits`,
+    /// `ChannelConfiguration`, `AppHash`, `Tags`, …) are accepted and ignored, as Twilio
+    /// ignores what a service does not use.
+    static let supportedChannels = TwilioChannel.allCases.map(\.rawValue).joined(separator: ", ")
+
+    /// The start, or the Twilio error that refuses it: the form, `To`, `Channel`, then the rest.
+    static func read(_ body: [UInt8], phones: PhoneNumberParser, allowVirtualRange: Bool) -> Result<TwilioStart, TwilioError> {
+        Result { () throws(TwilioError) -> TwilioStart in
+            guard let form = TwilioForm(body: body) else { throw .malformedForm }
+            guard let to = form["To"], !to.isEmpty else { throw .invalidParameter("To") }
+            let number: PhoneNumber
+            do { number = try phones.parse(to, allowVirtualRange: allowVirtualRange) } catch { throw .invalidPhoneNumber }
+            guard let name = form["Channel"], let channel = TwilioChannel(rawValue: name.lowercased()) else {
+                throw .invalidParameter("Channel")
+            }
+            if form["CustomCode"] != nil { throw .customCodeUnsupported }
+            let locale = form["Locale"]
+            if let locale, !Self.isLocale(locale) { throw .invalidParameter("Locale") }
+            return TwilioStart(number: number, channel: channel, locale: locale?.lowercased())
+        }
+    }
+
+    /// Twilio's locales (`en`, `pt-br`, `zh-hk`): a language, perhaps a region.
+    private static func isLocale(_ text: String) -> Bool {
+        (2...10).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "-") }
+    }
+}
+
+extension TwilioError {
+    /// Codes come from Tacit's CSPRNG only (SPEC §2), so a code the app picks is refused.
+    static let customCodeUnsupported = TwilioError(status: 400, code: 60204, message: "Service does not support this feature")
+}
+
+extension StartSubmission {
+    /// The start guard's view of a Twilio start: its number when the form names a valid
+    /// one. The guard never reads the request part; the face validates its own form.
+    init(twilio: Result<TwilioStart, TwilioError>) {
+        self.init(number: try? twilio.get().number)
+    }
+}

@@ -2,7 +2,7 @@ import Foundation
 import TacitCore
 import TacitHTTP
 
-/// A public API error with a stable `type` slug (SPEC §2), mapped to problem+json only
+/// A public API error with a stable `type` slug (docs/api.md#errors), mapped to problem+json only
 /// here at the edge. `detail` never carries a phone number, code or token.
 public struct APIProblem: Error, Sendable, Equatable {
     public var status: Int

@@ -23,7 +23,7 @@ public struct IssuedCredentials: Sendable, Equatable {
                           twilioAuthToken: Hex.encode(SecureRandom.bytes(16)), twilioServiceSid: "VA" + Hex.encode(SecureRandom.bytes(16)))
     }
 
-    /// The one object `tacit apps create --json` prints (SPEC §6).
+    /// The one object `tacit apps create --json` prints (docs/api.md#applications-and-keys).
     public func json(for application: Application) -> String {
         let members: [String: JSONValue] = [
             "id": .string(application.id), "name": .string(application.name), "api_key": .string(apiKey),

@@ -19,12 +19,12 @@ public enum Channel: String, Codable, Sendable, CaseIterable {
     }
 }
 
-/// Status of one step of a workflow (SPEC §2).
+/// Status of one step of a workflow (docs/api.md#the-verification).
 public enum StepStatus: String, Codable, Sendable, CaseIterable {
     case unused, active, completed, failed, expired, rejected
 }
 
-/// Status of a whole verification (SPEC §2).
+/// Status of a whole verification (docs/api.md#the-verification).
 public enum VerificationStatus: String, Codable, Sendable, CaseIterable {
     case pending, completed, failed, expired, cancelled
 

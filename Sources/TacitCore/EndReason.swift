@@ -1,4 +1,4 @@
-/// Why a step (or the verification) ended without success (SPEC §2, §3). The wire
+/// Why a step (or the verification) ended without success (docs/api.md#end-reasons). The wire
 /// strings below are the one table of them: stored in a step's `reason`, carried in
 /// timeline data, and copied by the SDK and the console, whose tests compare their
 /// copies with this table.

@@ -81,7 +81,7 @@ public struct JSONWriter {
 }
 
 extension TimelineEvent {
-    /// The event as SPEC §4 JSON, keys sorted (written member by member: this runs for
+    /// The event as docs/events.md's JSON, keys sorted (written member by member: this runs for
     /// every event stored and streamed).
     public var jsonBytes: [UInt8] {
         var writer = JSONWriter()

@@ -4,7 +4,7 @@ import Foundation
 /// normalised first (NFKC: full-width and other compatibility digits become ASCII),
 /// and digits count as one run across separators (spaces, dashes, dots, brackets,
 /// invisible formatting), so `616 420`, `6-1-6-4-2-0` and `+990.1234.5670` are seen
-/// as the code and the number they spell. What is kept matches SPEC §4: a number its
+/// as the code and the number they spell. What is kept matches docs/events.md#redaction: a number its
 /// country code and last 4 digits, a code at most its last 2, a token nothing.
 extension Redactor {
     /// A span of the normalised text's scalars and what replaces it.

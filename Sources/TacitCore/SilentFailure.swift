@@ -1,4 +1,4 @@
-/// Why a silent-auth step did not complete (SPEC §3): the subset of end reasons a
+/// Why a silent-auth step did not complete (docs/api.md#silent-authentication): the subset of end reasons a
 /// silent-auth provider, the check URL or the device can report.
 public enum SilentFailure: Sendable, Equatable, CaseIterable {
     /// The SIM does not match the number: the step is `rejected`.

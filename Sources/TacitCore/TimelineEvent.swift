@@ -1,6 +1,6 @@
 import Foundation
 
-/// One stored step of a verification's timeline (SPEC §4). Only `Redactor` makes
+/// One stored step of a verification's timeline (docs/events.md#timeline-events). Only `Redactor` makes
 /// these from drafts, so everything stored has been redacted when written.
 public struct TimelineEvent: Codable, Sendable, Equatable {
     public var seq: Int

@@ -27,7 +27,7 @@ public struct VerificationOptions: Sendable, Equatable {
         self.simSwap = simSwap
     }
 
-    /// The reasons these options break SPEC §2, by field name; empty when valid.
+    /// The reasons these options break (docs/api.md#starting-a-verification), by field name; empty when valid.
     public func problems() -> [InvalidParameter] {
         var found: [InvalidParameter] = []
         if workflow.isEmpty || workflow.count > 4 {

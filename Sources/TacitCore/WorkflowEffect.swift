@@ -23,7 +23,7 @@ public enum WorkflowEffect: Sendable, Equatable {
     }
 }
 
-/// Webhook event types (SPEC §5).
+/// Webhook event types (docs/events.md#event-types).
 public enum WebhookEvent: String, Sendable, Equatable, Codable, CaseIterable {
     case completed = "verification.completed"
     case failed = "verification.failed"

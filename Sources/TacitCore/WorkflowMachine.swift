@@ -1,6 +1,6 @@
 import Foundation
 
-/// The rules of SPEC §2 as a pure function: an input and the current state go in,
+/// The engine's rules (docs/api.md#the-engines-rules) as a pure function: an input and the current state go in,
 /// the new state and the effects to carry out come out. No clock, store or I/O, so
 /// every driver (API, timer, operator, device) goes through the same guards: the
 /// workflow moves forward only, and an input for a step that is no longer active

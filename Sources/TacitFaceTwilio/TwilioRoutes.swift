@@ -5,8 +5,8 @@ import TacitPhone
 import TacitServer
 import TacitStore
 
-/// The Twilio Verify v2 face (docs/compatible-apis.md): Twilio's paths, form bodies, resources and
-/// errors over the same engine as `/v1`. Starts pass the start guard and checks the
+/// The Twilio Verify v2 face (docs/compatible-apis.md#twilio-verify-v2): Twilio's paths, form bodies,
+/// resources and errors over the same engine as `/v1`. Starts pass the start guard and checks the
 /// failed-check guard as `/v1`'s do, and every change goes through the `WorkflowRunner`,
 /// so rate limits, the timeline, webhooks and the console see these verifications.
 struct TwilioRoutes: Sendable {

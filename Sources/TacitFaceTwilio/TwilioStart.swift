@@ -39,7 +39,7 @@ struct TwilioStart: Sendable {
 }
 
 extension TwilioError {
-    /// Codes come from Tacit's CSPRNG only (SPEC §2), so a code the app picks is refused.
+    /// Codes come from Tacit's CSPRNG only (docs/api.md#the-engines-rules), so a code the app picks is refused.
     static let customCodeUnsupported = TwilioError(status: 400, code: 60204, message: "Service does not support this feature")
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import TacitCore
 
 /// What the virtual operator does for one of its numbers, decided by how the number
-/// ends (SPEC §3), longest rule first.
+/// ends (docs/api.md#the-virtual-operators-numbers), longest rule first.
 public enum OperatorScript: Sendable, Equatable {
     /// `…99`: the carrier answers the coverage check with an error.
     case carrierError

@@ -1,7 +1,7 @@
 import Foundation
 import TacitCrypto
 
-/// What Tacit needs to reach one CAMARA operator or aggregator (SPEC §8): the OIDC
+/// What Tacit needs to reach one CAMARA operator or aggregator (docs/providers.md): the OIDC
 /// issuer its endpoints are discovered from, the client id it registered, the key its
 /// client assertions are signed with, and the base URL of its network APIs.
 public struct CamaraSettings: Sendable {

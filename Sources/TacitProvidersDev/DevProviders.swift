@@ -24,7 +24,7 @@ public enum DevProviders {
     ///
     /// With `state` (the application's store), the operator's gateway sessions and key
     /// and the handsets' inboxes are kept there rather than in this process, so several
-    /// instances on one database continue each other's checks (SPEC §9). A configured
+    /// instances on one database continue each other's checks (docs/postgres.md#--dev-on-several-instances). A given
     /// operator secret still names the key.
     public static func wire(into dependencies: inout TacitApplication.Dependencies, configuration: ServerConfiguration,
                             state: (any DevStateStore)? = nil) {

@@ -2,7 +2,7 @@ import Foundation
 import TacitCore
 import TacitServer
 
-/// The SMSC and how Tacit binds to it (SPEC §8): `TACIT_SMPP_HOST`, `_PORT`, `_SYSTEM_ID`,
+/// The SMSC and how Tacit binds to it (docs/providers.md#smpp): `TACIT_SMPP_HOST`, `_PORT`, `_SYSTEM_ID`,
 /// `_PASSWORD`, `_SOURCE_ADDR`, plus `_SYSTEM_TYPE`, `_WINDOW`, `_ENQUIRE_LINK_SECONDS` and
 /// `_TIMEOUT_SECONDS`. The length limits are SMPP 3.4's field sizes.
 public struct SMPPSettings: Sendable, Equatable {

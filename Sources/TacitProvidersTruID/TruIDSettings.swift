@@ -1,7 +1,7 @@
 import Foundation
 import TacitServer
 
-/// tru.ID's settings (SPEC §8): the project's OAuth2 client credentials and the API's
+/// tru.ID's settings (docs/providers.md#truid): the project's OAuth2 client credentials and the API's
 /// base URL, whose data residency (`eu`, `in`, `us`) is the project's.
 public struct TruIDSettings: Sendable, Equatable {
     public static let clientIdSetting = "TACIT_TRUID_CLIENT_ID"

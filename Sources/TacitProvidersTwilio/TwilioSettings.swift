@@ -2,7 +2,7 @@ import Foundation
 import TacitCore
 import TacitServer
 
-/// Twilio's settings (SPEC §8): the account SID and auth token for HTTP Basic, a sender
+/// Twilio's settings (docs/providers.md#twilio): the account SID and auth token for HTTP Basic, a sender
 /// (`TACIT_TWILIO_FROM`, or a Messaging Service, which carries SMS and WhatsApp but
 /// not calls), the API's base URL, and the public URL status callbacks come back to.
 public struct TwilioSettings: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 import TacitServer
 
-/// Twilio Verify's settings for Silent Network Auth (SPEC §8): the Verify Service the
+/// Twilio Verify's settings for Silent Network Auth (docs/providers.md#twilio-verify-sna): the Verify Service the
 /// checks are made in, Verify's base URL, and the account's SID and auth token, which
 /// Verify takes over HTTP Basic as Messaging does.
 public struct TwilioVerifySettings: Sendable, Equatable {

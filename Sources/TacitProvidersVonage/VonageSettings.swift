@@ -2,7 +2,7 @@ import Foundation
 import TacitCore
 import TacitServer
 
-/// Vonage's SMS API settings (SPEC §8): the API key and secret for HTTP Basic, the sender
+/// Vonage's SMS API settings (docs/providers.md#vonage): the API key and secret for HTTP Basic, the sender
 /// (`TACIT_VONAGE_FROM`, a number or an alphanumeric sender ID), the SMS API's base URL,
 /// and the public URL delivery receipts come back to.
 public struct VonageSettings: Sendable, Equatable {

@@ -2,7 +2,7 @@ import Foundation
 import TacitCrypto
 import TacitServer
 
-/// What Verify v2's silent authentication needs (SPEC §8): the Vonage application whose
+/// What Verify v2's silent auth needs (docs/providers.md#vonage-verify-v2-silent-authentication): the application whose
 /// RS256 JWT signs every call, and the API's base URL. Verify takes no sender, so an
 /// application id and its key are the whole configuration; the signature secret that
 /// verifies Verify's event callbacks is the callbacks' setting, shared with messaging.

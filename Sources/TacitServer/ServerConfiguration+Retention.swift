@@ -1,7 +1,7 @@
 import Foundation
 
 extension ServerConfiguration {
-    /// SPEC §10's default: a month, after which a timeline export is how one is kept.
+    /// The default (docs/security.md#retention): a month, after which a timeline export is how one is kept.
     public static let defaultRetentionDays = 30
     static let defaultRetention = TimeInterval(defaultRetentionDays) * 86_400
 

@@ -33,7 +33,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Rate limits, destination lists and abuse guards.
     public var security = SecurityConfiguration()
     /// How often the store's pending deadlines are read for timers this instance doesn't
-    /// hold: those of another instance sharing the database that died (SPEC §9 asks that
+    /// hold: those of another instance sharing the database that died (docs/deploy.md promises
     /// they fire within 10 s; each poll arms the next interval's, so they fire on time).
     public var timerPollInterval: TimeInterval = 5
     /// How often ended rate-limit counters and old idempotency records are deleted.
@@ -41,7 +41,7 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// How long an `Idempotency-Key` replays its first response, at least.
     public var idempotencyRetention: TimeInterval = 86_400
     /// Days a finished verification is kept after it finished, with its events and
-    /// everything else that belongs to it (`TACIT_RETENTION_DAYS`, SPEC §10).
+    /// everything else that belongs to it (`TACIT_RETENTION_DAYS`, docs/security.md#retention).
     public var retentionDays = ServerConfiguration.defaultRetentionDays
     /// Webhook endpoints and delivery settings.
     public var webhooks = WebhookSettings()

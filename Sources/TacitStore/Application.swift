@@ -1,6 +1,6 @@
 import Foundation
 
-/// A tenant of one Tacit (docs/api.md#applications): it owns its credentials, its verifications, its
+/// A tenant of one Tacit (docs/api.md#applications-and-keys): it owns its credentials, its verifications, its
 /// idempotency records and its settings, and sees nothing of another application.
 public struct Application: Sendable, Equatable {
     public var id: String

@@ -1,5 +1,5 @@
 /// What a store shared by several instances tells each of them about the writes any of
-/// them committed (SPEC §9): without it an instance learns of another's changes only when
+/// them committed (docs/postgres.md#several-instances-the-change-feed): else one learns of another's changes only when
 /// it next reads, so a live event stream on one would never see events written through
 /// another, and a webhook enqueued elsewhere would wait for the outbox's idle poll.
 ///

@@ -46,7 +46,7 @@ public struct DevInboxMessage: Sendable, Equatable {
 
 /// The state `--dev`'s providers keep (the virtual operator's gateway sessions and
 /// signing key, the handsets' inboxes), kept by the store so that several instances on
-/// one database share it (SPEC §9): a check opened through one instance continues
+/// one database share it (docs/postgres.md#--dev-on-several-instances): a check opened through one instance continues
 /// through another, and a code sent through one shows in every instance's inbox.
 /// Numbers, message bodies and secrets are sealed with the store's field protection.
 public protocol DevStateStore: Sendable {

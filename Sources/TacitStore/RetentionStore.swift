@@ -1,6 +1,6 @@
 import Foundation
 
-/// Deleting what retention no longer allows the store to keep (SPEC §10). Each call is
+/// Deleting what retention no longer allows the store to keep (docs/security.md#retention). Each call is
 /// one transaction over at most `limit` rows, so a sweep of a large backlog is many short
 /// writes, and the creates and checks queued behind each one wait for a batch, never for
 /// the whole backlog. The caller loops until a call deletes fewer than `limit`.

@@ -2,7 +2,7 @@ import Foundation
 import TacitStore
 
 /// `--dev`'s provider state in the shared database, so every instance sees the same
-/// gateway sessions, inboxes and operator key (SPEC §9). A claim locks its session's
+/// gateway sessions, inboxes, operator key (docs/postgres.md#--dev-on-several-instances). A claim locks its session's
 /// row (`FOR UPDATE`) for its transaction: of claims racing through several instances,
 /// the first marks it used and the others then read it used.
 extension PostgresVerificationStore: DevStateStore {

@@ -17,7 +17,7 @@ extension SQLiteSchema {
             CREATE INDEX send_outbox_due ON send_outbox(due_at);
             CREATE INDEX send_outbox_request ON send_outbox(request_id);
             """),
-        // Applications (SPEC §6): everything made before them joins `default`, the one
+        // Applications (docs/api.md#applications-and-keys): everything made before them joins `default`, the one
         // application the keys, verifications and idempotency records already there served.
         // A verification's application and face are columns, so the owner check reads one
         // column of one row. Webhook endpoints per application have a table; the server-wide

@@ -4,7 +4,7 @@ import TacitStore
 import TacitStoreSQLite
 
 /// `tacit apps create|list|revoke|set`: applications in the store `tacit serve` uses
-/// (SPEC §6). Credentials are printed once, by create; the store keeps only hashes.
+/// (docs/api.md#applications-and-keys). Credentials are printed once, by create; the store keeps only hashes.
 enum AppsCommand {
     static let usage = """
         Usage: tacit apps create --name NAME [--vonage-public-key FILE] [--json] [STORE]

@@ -7,7 +7,7 @@ import TacitProvidersVonage
 import TacitServer
 
 /// The one place that names the real messaging providers: builds each configured one in
-/// the table's order (SPEC §8) and the router over them. A setting it can't start with
+/// the documented order (docs/providers.md#routing-and-failover), and the router over them. A setting it can't use
 /// is a `ProviderSetupError`, which `serve` prints as one line before exiting 2.
 enum ServeProviders {
     /// The router over every configured provider; an SMPP session, which reads its own

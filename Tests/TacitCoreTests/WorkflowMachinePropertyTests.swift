@@ -3,7 +3,7 @@ import Testing
 @testable import TacitCore
 
 /// Seeded random sequences of every kind of input, code checks included, on random
-/// workflows. Whatever the order, the invariants of SPEC §2 hold after every input.
+/// workflows. Whatever the order, the engine's rules (docs/api.md#the-engines-rules) hold after every input.
 @Suite("Workflow machine: forward only, whatever the inputs")
 struct WorkflowMachinePropertyTests {
     static let workflows: [[Channel]] = [[.silentAuth, .sms, .voice], [.sms, .voice], [.sms, .silentAuth, .whatsapp], [.voice], [.silentAuth]]

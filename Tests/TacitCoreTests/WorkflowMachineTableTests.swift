@@ -4,7 +4,7 @@ import Testing
 
 /// Every state × every input, in the manner of a pool state machine's tests: each
 /// case compares the whole observable result (events, step statuses, status, active
-/// step, the check's answer, the refusal) with what the rules of SPEC §2 say.
+/// step, the check's answer, the refusal) with what docs/api.md#the-engines-rules says.
 @Suite("Workflow machine: every state × every input")
 struct WorkflowMachineTableTests {
     @Test("a pending step takes each input as the rules say", arguments: PendingState.allCases, Probe.allCases)

@@ -31,7 +31,7 @@ struct AppsCommandTests {
         return text.range(of: "^" + pattern + "$", options: .regularExpression) != nil
     }
 
-    @Test("create --json prints exactly one object of the SPEC's shape, with credentials in each provider's format")
+    @Test("create --json prints exactly one object of the documented shape, with credentials in each provider's format")
     func createJSONShape() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -6,7 +6,7 @@ import TacitStore
 import TacitStorePostgres
 import TacitTesting
 
-/// Two applications on one PostgreSQL database stand for two instances (SPEC §9): what
+/// Two applications on one PostgreSQL database are two instances (docs/api.md#several-instances-on-postgresql): what
 /// one writes reaches the other's live streams and webhook worker through the store's
 /// change feed, with no poll. A serves over loopback HTTP, since an SSE stream is read
 /// off the wire; B (and C) take requests in process.

@@ -4,7 +4,7 @@ import TacitCrypto
 @testable import TacitServer
 import TacitTesting
 
-/// SPEC §10: a copy of the database alone yields no phone number, code or token. The
+/// docs/security.md#keys-outside-the-database: a copy of the database alone yields no phone number, code or token. The
 /// copy is searched value by value in every table and column, and every value is tried
 /// as the master secret (raw, as a `TACIT_SECRET`, and hex-decoded) against a sealed number.
 @Suite("A copy of the database file alone yields nothing", .timeLimit(.minutes(1)))

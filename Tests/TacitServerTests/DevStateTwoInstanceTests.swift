@@ -6,7 +6,7 @@ import TacitTesting
 
 /// Two dev-mode applications on one PostgreSQL database, as two instances behind a load
 /// balancer: the virtual operator's sessions and key and the handsets' inboxes are the
-/// store's, so any instance continues what another started (SPEC §9).
+/// store's, so any instance continues what another started (docs/postgres.md#--dev-on-several-instances).
 @Suite("Dev state shared by two instances on one PostgreSQL database", .enabled(if: PostgresCluster.enabled), .timeLimit(.minutes(1)))
 struct DevStateTwoInstanceTests {
     /// One master secret for both, as instances sharing a database must have.

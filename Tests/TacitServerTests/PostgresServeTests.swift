@@ -26,7 +26,7 @@ struct PostgresServeTests {
                                                       json: "{\"phone_number\":\"\(number)\",\"workflow\":[{\"channel\":\"sms\"}]}")
         let id = try #require(created["request_id"] as? String)
         // A stream on the other instance, opened before anything more is written: what the
-        // first writes from here on reaches it as it is written (SPEC §9).
+        // first writes from here on reaches it as it is written (docs/postgres.md#several-instances-the-change-feed).
         let probe = TimelineSSEProbe(try #require(URL(string: other)), id: id)
         let early = try await within(10) { try await probe.messages { $0.label == "sms:code_sent" } }
         // Either instance's send worker may take the queued send (the claim is shared); the dev

@@ -5,7 +5,7 @@ import TacitStore
 import TacitStoreSQLite
 import TacitTesting
 
-/// SPEC §10 end to end: a running server deletes finished verifications
+/// Retention (docs/security.md#retention) end to end: a running server deletes finished verifications
 /// `TACIT_RETENTION_DAYS` after they finish, with every row that belongs to them.
 @Suite("Retention")
 struct RetentionTests {

@@ -3,7 +3,7 @@ import Testing
 import TacitTesting
 @testable import TacitServer
 
-/// Two instances on one database (SPEC §9): a timer fires even when the instance that
+/// Two instances on one database (docs/api.md#several-instances-on-postgresql): a timer fires even if the instance that
 /// armed it is gone, because every instance polls the store's deadline index.
 @Suite("Timers across instances sharing a store")
 struct SharedStoreTimerTests {

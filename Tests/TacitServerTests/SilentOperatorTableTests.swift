@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TacitKit
 
-/// Every row of SPEC §3's operator table, with a real device client on loopback.
+/// Every row of the operator's table (docs/api.md#the-virtual-operators-numbers), with a real device on loopback.
 @Suite("The virtual operator's table, end to end")
 struct SilentOperatorTableTests {
     @Test("an even number completes silently from the cellular address, and the code is single-use")

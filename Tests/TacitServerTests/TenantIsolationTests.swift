@@ -4,7 +4,7 @@ import Testing
 import TacitStore
 import TacitTesting
 
-/// One application's credential sees nothing of another's verifications (SPEC §6): on
+/// One application's credential sees nothing of another's verifications (docs/api.md#applications-and-keys): on
 /// every `/v1` route that takes a verification id, as the route table lists them, it gets
 /// the answer an unknown id gets, byte for byte, and nothing of the verification changes.
 @Suite("Tenant isolation on /v1", .timeLimit(.minutes(1)))

@@ -3,7 +3,7 @@ import Testing
 @testable import TacitServer
 import TacitTesting
 
-/// One application's Twilio credential sees nothing of another's verifications (SPEC §6):
+/// One application's Twilio credential sees nothing of another's verifications (docs/api.md#applications-and-keys):
 /// on every route of the face, as the route table lists them, B on A's sid gets what an
 /// unknown sid gets (the same status and bytes, the sid it named aside), and nothing of
 /// A's verification changes.

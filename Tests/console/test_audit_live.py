@@ -25,7 +25,7 @@ def wait_shown(page, css):
 
 
 def wrong_codes_until_failed(page, prefix, screen, code):
-    """Five wrong codes fail the verification (SPEC §2); each waits for the server's answer."""
+    """Five wrong codes fail the verification (docs/api.md#the-engines-rules); each waits for the server's answer."""
     for left in (4, 3, 2, 1):
         type_code(page, prefix, wrong(code))
         page.wait(lambda d: f"{left} attempt" in page.text(f"#{prefix}-code-error"), seconds=LIVE_WAIT)

@@ -1,4 +1,4 @@
-"""SIGTERM drains a real `tacit serve` (SPEC §9): `/readyz` answers 503 at once, a request
+"""SIGTERM drains a real `tacit serve` (docs/deploy.md#rolling-restarts): `/readyz` answers 503 at once, a request
 in flight at the signal completes, and the process exits 0. The request is held in flight
 by a slow handset inbox (TACIT_DEV_INBOX_LATENCY_MS), which a start waits for
 (TACIT_SEND_WAIT_MS); it is known to be in flight once its code message is queued."""

@@ -1,4 +1,4 @@
-"""A rolling restart under load (SPEC §9): two `tacit serve` on one PostgreSQL cluster behind
+"""A rolling restart under load (docs/deploy.md#rolling-restarts): two `tacit serve` on one PostgreSQL cluster behind
 HAProxy (deploy/haproxy.cfg), each restarted in turn with SIGTERM while clients start and
 check verifications through HAProxy, retrying what fails as a client would (starts with
 their Idempotency-Key). No request ends failed after its retries, each instance exits 0,

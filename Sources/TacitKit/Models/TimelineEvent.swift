@@ -1,6 +1,6 @@
 import Foundation
 
-/// One redacted timeline event (SPEC §4).
+/// One redacted timeline event (docs/events.md#timeline-events).
 public struct TimelineEvent: Codable, Sendable, Equatable {
     /// Gap-free sequence number within the request.
     public var seq: Int

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The device side of silent authentication (SPEC §3): fetch `check_url` over the
+/// The device side of silent authentication (docs/api.md#silent-authentication): fetch `check_url` over the
 /// cellular path, follow the carrier's redirects, check the `request_id`, and
 /// submit the code with the verification's client token.
 public enum SilentAuth {

@@ -4,7 +4,7 @@ import TacitOperator
 import TacitStore
 
 /// The virtual operator's gateway sessions in the store, so a check opened through one
-/// instance is claimed through any other on the same database (SPEC §9). Each open and
+/// instance is claimed through any other on one database (docs/postgres.md#--dev-on-several-instances). Each open and
 /// each claim is one store call; expired sessions are swept every so many opens rather
 /// than on each, so the silent flow's hot path pays for no sweep.
 final class StoredGatewaySessions: GatewaySessionStore {

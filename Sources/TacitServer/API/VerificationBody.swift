@@ -1,7 +1,7 @@
 import Foundation
 import TacitCore
 
-/// The start / state response (SPEC §2), written with `JSONWriter` (it is on every
+/// The start / state response (docs/api.md#the-verification), written with `JSONWriter` (it is on every
 /// create and state read; Foundation's encoder costs more than the store here).
 struct VerificationBody {
     private let members: [String: JSONValue]

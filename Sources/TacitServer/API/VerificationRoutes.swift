@@ -5,7 +5,7 @@ import TacitHTTP
 import TacitPhone
 import TacitStore
 
-/// The `/v1/verifications` routes (SPEC §2).
+/// The `/v1/verifications` routes (docs/api.md#routes).
 struct VerificationRoutes: Sendable {
     let runner: WorkflowRunner
     let store: any VerificationStore

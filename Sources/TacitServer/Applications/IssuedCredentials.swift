@@ -26,7 +26,7 @@ public struct IssuedCredentials: Sendable {
         faces.first { $0.face == face }?.credentials.shown.first { $0.name == name }?.value
     }
 
-    /// The one object `tacit apps create --json` prints (docs/cli.md): the application,
+    /// The one object `tacit apps create --json` prints (docs/api.md#applications-and-keys): the application,
     /// its API key, and an object per face with its credentials.
     public func json(for application: Application) -> String {
         var members: [String: JSONValue] = [

@@ -1,5 +1,5 @@
 "use strict";
-// The HTTP contract the console speaks (SPEC §2-§4), one method per route.
+// The HTTP contract the console speaks (docs/api.md), one method per route.
 (function (T) {
   /** A failed call: `problem` is the server's problem+json (its `detail` is shown to people). */
   class ApiError extends Error {

@@ -2,7 +2,7 @@ import Foundation
 import TacitCore
 import TacitPhone
 
-/// Routes each message to providers in failover order (SPEC §8): the country's route
+/// Routes each message to providers in failover order (docs/providers.md#routing-and-failover): the country's route
 /// for the channel, else the channel's route, else every configured provider that
 /// carries the channel in the order given. Within one step, a transient refusal moves
 /// on to the next provider; an acceptance or a permanent refusal ends the search. The

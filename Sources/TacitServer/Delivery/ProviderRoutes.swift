@@ -1,7 +1,7 @@
 import Foundation
 import TacitCore
 
-/// Which providers carry a channel, in failover order (SPEC §8): `TACIT_ROUTE_SMS=twilio,vonage`
+/// Which providers carry a channel, in order (docs/providers.md#routing-and-failover): `TACIT_ROUTE_SMS=twilio,vonage`
 /// for every number, `TACIT_ROUTE_SMS_GB=vonage` for one country (ISO 3166 alpha-2).
 public struct ProviderRoutes: Sendable, Equatable {
     static let prefix = "TACIT_ROUTE_"

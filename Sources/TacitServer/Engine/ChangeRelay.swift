@@ -2,7 +2,7 @@ import Foundation
 import TacitCore
 import TacitStore
 
-/// Carries a shared store's change feed to this instance (SPEC §9): events another
+/// Carries a shared store's change feed here (docs/postgres.md#several-instances-the-change-feed): events another
 /// instance committed reach the live streams here, and a webhook it enqueued rings this
 /// instance's delivery worker at once instead of at its next idle poll.
 ///

@@ -5,7 +5,7 @@ import TacitStore
 /// Deletes what no longer counts for anything, every `interval` until cancelled:
 /// rate-limit counters whose window has ended, provider-callback replay records past their
 /// window, idempotency records older than their retention, and verifications finished
-/// longer ago than `retention` with everything that belongs to them (SPEC §10). Without it
+/// longer ago than `retention` with everything that belongs to them (docs/security.md#retention). Without it
 /// every number ever verified, and every address and key ever counted, would stay stored.
 struct Housekeeper: Sendable {
     let store: any VerificationStore

@@ -1,7 +1,7 @@
 import Foundation
 import TacitStore
 
-/// Retention's part of a housekeeping round (SPEC §10): provider-callback replay records
+/// Retention's part of a housekeeping round (docs/security.md#retention): provider-callback replay records
 /// past their window, then verifications finished before the cutoff with everything that
 /// belongs to them. Each store call is one short write of at most `batch` rows, and the
 /// sweep rests between them (see `BatchPacer`), so a backlog of any size never holds the

@@ -21,7 +21,7 @@ extension TacitApplication {
     /// security gate in front of them.
     func assemble() async throws -> Assembly {
         try await store.migrate()
-        // Keyless dev callers act for `dev` (SPEC §6), an application like any other, so
+        // Keyless dev callers act for `dev` (docs/api.md#access), an application like any other, so
         // `tacit apps list` shows it and `tacit apps set dev …` sets its defaults.
         if configuration.dev, let applications = store as? any ApplicationStore {
             _ = try await applications.ensureApplication(Application(id: Application.devID, name: Application.devID,

@@ -42,7 +42,7 @@ public struct RouteSecurity: Sendable, Equatable {
     }
 
     /// What a request that no route takes needs: a key with the method's scope, as any
-    /// `/v1` call does (docs/api.md), so a keyless caller can't map the API by its 404s and 405s.
+    /// `/v1` call does (docs/api.md#access), so a keyless caller can't map the API by its 404s and 405s.
     static func unrouted(method: String) -> RouteSecurity {
         method == "GET" || method == "HEAD" ? .read : .write
     }

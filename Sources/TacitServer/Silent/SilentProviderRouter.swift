@@ -1,7 +1,7 @@
 import Foundation
 import TacitCore
 
-/// Routes each silent check across providers in order (SPEC §8), the way
+/// Routes each silent check across providers in order (docs/providers.md#routing-silent-authentication), the way
 /// ``ProviderRouter`` routes messages and with the same ``ProviderRoutes`` and
 /// ``ProviderCircuit``: the country's `TACIT_ROUTE_SILENT_AUTH_<CC>`, else
 /// `TACIT_ROUTE_SILENT_AUTH`, else every configured provider in the table's order.

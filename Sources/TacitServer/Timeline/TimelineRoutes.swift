@@ -3,7 +3,7 @@ import TacitCore
 import TacitHTTP
 import TacitStore
 
-/// The timeline routes (SPEC §2 and §4): a verification's events as JSON or as a live
+/// The timeline routes (docs/api.md#timeline-routes): a verification's events as JSON or as a live
 /// Server-Sent Events stream, device events posted with the client token, and the export.
 struct TimelineRoutes: Sendable {
     let runner: WorkflowRunner

@@ -56,7 +56,7 @@ public struct WebhookSettings: Sendable, Equatable {
     public var retry = WebhookRetryPolicy()
     /// Whether this instance runs a delivery worker. An instance without one still
     /// enqueues the webhooks its changes owe; the workers of the other instances sharing
-    /// its store deliver them (SPEC §9), woken by the store's change feed.
+    /// its store deliver them (docs/events.md#delivery-and-retries), woken by the store's change feed.
     public var runsWorker = true
 
     public init() {}

@@ -46,7 +46,7 @@ public struct VonageFace: CompatibleFace {
             FaceSetting(name: Record.signatureSecret, option: "vonage-signature-secret", kind: .sealedSecret) {
                 (32...256).contains($0.utf8.count) ? nil : "must be 32 to 256 bytes"
             },
-            FaceSetting(name: Record.publicKey, option: "vonage-public-key", kind: .setting) {
+            FaceSetting(name: Record.publicKey, option: "vonage-public-key", kind: .setting, valueFromFile: true) {
                 Self.isPublicKeyPEM($0) ? nil : "must be a PEM PUBLIC KEY block"
             },
         ]

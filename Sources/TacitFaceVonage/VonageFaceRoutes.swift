@@ -7,8 +7,8 @@ import TacitServer
 import TacitStore
 
 /// The Vonage Verify v2 face (docs/compatible-apis.md#vonage-verify-v2), at api.nexmo.com's own paths:
-/// a start, a code /// check, `next_workflow` and cancel, each through the same `WorkflowRunner`, start guard
-/// and failed-check guard as `/v1`, so limits, the timeline, webhooks and the console see
+/// a start, a code check, `next_workflow` and cancel, each through the same `WorkflowRunner`,
+/// start guard and failed-check guard as `/v1`, so limits, the timeline, webhooks and the console see
 /// what it starts. Verifications it starts carry a Vonage-shaped id (a UUID) as their own
 /// id and `vonage` as their face.
 struct VonageFaceRoutes: Sendable {

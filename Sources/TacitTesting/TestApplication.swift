@@ -82,6 +82,7 @@ public final class TestApplication: Sendable {
         dependencies.httpClient = httpClient
         dependencies.random = { 0.5 }
         dependencies.securityLog = SecurityLog { line in log.append(line) }
+        dependencies.faces = TestFaces.all
         return dependencies
     }
 

@@ -25,8 +25,8 @@ enum AppsCommand {
         drop-in faces use; the signature secret is sealed with the master key.
         """
 
-    static let settingFlags: Set<String> = ["brand", "code-length", "channel-timeout", "vonage-callback-url",
-                                             "vonage-signature-secret", "vonage-public-key"]
+    /// The application's own settings, then every face's.
+    static let settingFlags = Set(["brand", "code-length", "channel-timeout"] + DropInFaces.settings.map(\.option))
 
     static func run(_ arguments: [String]) async -> Int32 {
         let parsed: Arguments
@@ -44,7 +44,7 @@ enum AppsCommand {
         do {
             let configuration = try KeysCommand.configuration(store)
             let database = try StoreFactory.open(configuration)
-            let manager = try await ApplicationManager.open(store: database)
+            let manager = try await ApplicationManager.open(store: database, faces: DropInFaces.all)
             switch action {
             case "create": return try await create(manager, parsed)
             case "list": return try await list(manager)
@@ -69,7 +69,10 @@ enum AppsCommand {
         if rest.count != (needsID ? 1 : 0) { return needsID ? "\(action) needs exactly one application ID" : "unexpected argument \(rest.first!)" }
         if action == "create", parsed.value("name") == nil { return "create needs --name" }
         let settings = settingFlags.filter { parsed.value($0) != nil }
-        if action == "create", settings.contains(where: { $0 != "vonage-public-key" }) { return "create takes --vonage-public-key only; use set" }
+        let atCreate = Set(DropInFaces.settings.filter { $0.kind == .setting }.map(\.option))
+        if action == "create", let other = settings.sorted().first(where: { !atCreate.contains($0) }) {
+            return "create takes no --\(other); use set"
+        }
         if action != "create", parsed.value("name") != nil || parsed.has("json") { return "--name and --json go with create" }
         if action == "list" || action == "revoke", !settings.isEmpty { return "\(action) takes no settings" }
         if action == "set", settings.isEmpty { return "set needs at least one setting" }
@@ -77,8 +80,8 @@ enum AppsCommand {
     }
 
     private static func create(_ manager: ApplicationManager, _ parsed: Arguments) async throws -> Int32 {
-        let pem = try parsed.value("vonage-public-key").map(readKeyFile)
-        let (application, credentials) = try await manager.create(name: parsed.value("name") ?? "", vonagePublicKeyPEM: pem)
+        let change = try AppsSetCommand.faceSettings(parsed, into: ApplicationChange())
+        let (application, credentials) = try await manager.create(name: parsed.value("name") ?? "", change)
         if parsed.has("json") {
             print(credentials.json(for: application))
             return 0
@@ -86,25 +89,37 @@ enum AppsCommand {
         print("""
             Created application \(application.id) (\(application.name)).
             Tacit API key:  \(credentials.apiKey)
-            Vonage:         application_id \(credentials.vonageApplicationId)
-                            api_key \(credentials.vonageAPIKey)  api_secret \(credentials.vonageAPISecret)
-            Twilio:         account_sid \(credentials.twilioAccountSid)
-                            auth_token \(credentials.twilioAuthToken)  service_sid \(credentials.twilioServiceSid)
+            \(credentials.faces.map(faceLines).joined(separator: "\n"))
             This is the only time the secrets are shown; store them now.
             """)
         return 0
     }
 
     private static func list(_ manager: ApplicationManager) async throws -> Int32 {
-        print(["ID", "NAME", "CREATED", "REVOKED", "BRAND", "CODE LENGTH", "CHANNEL TIMEOUT", "VONAGE KEY"].joined(separator: "\t"))
+        let keyed = DropInFaces.all.filter { face in face.settings.contains(where: \.valueFromFile) }
+        let keyColumns = keyed.map { "\($0.name.uppercased()) KEY" }
+        print((["ID", "NAME", "CREATED", "REVOKED", "BRAND", "CODE LENGTH", "CHANNEL TIMEOUT"] + keyColumns)
+            .joined(separator: "\t"))
         for application in try await manager.list() {
             let s = application.settings
             let dates = [application.createdAt, application.revokedAt].map { $0.map { ISO8601DateFormatter().string(from: $0) } ?? "-" }
-            let fields = [s.brand ?? "-", s.codeLength.map(String.init) ?? "-", s.channelTimeout.map(String.init) ?? "-",
-                          s.vonagePublicKeyPEM == nil ? "-" : "registered"]
+            var fields = [s.brand ?? "-", s.codeLength.map(String.init) ?? "-", s.channelTimeout.map(String.init) ?? "-"]
+            for face in keyed {
+                let records = try await manager.faceRecords(of: application.id, face: face.name)
+                let key = face.settings.first(where: \.valueFromFile).flatMap { records.named($0.name) }
+                fields.append(key == nil ? "-" : "registered")
+            }
             print(([application.id, application.name] + dates + fields).joined(separator: "\t"))
         }
         return 0
+    }
+
+    /// A face's credentials as `create` prints them: the face's name, then name and value pairs.
+    private static func faceLines(_ face: (face: String, credentials: IssuedFaceCredentials)) -> String {
+        let title = (face.face.prefix(1).uppercased() + face.face.dropFirst() + ":").padding(toLength: 16, withPad: " ",
+                                                                                         startingAt: 0)
+        let pairs = face.credentials.shown.map { "\($0.name) \($0.value)" }
+        return title + pairs.joined(separator: "  ")
     }
 
     private static func revoke(_ manager: ApplicationManager, id: String) async throws -> Int32 {

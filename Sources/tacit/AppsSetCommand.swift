@@ -12,11 +12,9 @@ enum AppsSetCommand {
         change.brand = parsed.value("brand")
         change.codeLength = try parsed.value("code-length").map { try integer($0, flag: "code-length") }
         change.channelTimeout = try parsed.value("channel-timeout").map { try integer($0, flag: "channel-timeout") }
-        change.vonageCallbackURL = parsed.value("vonage-callback-url")
-        change.vonageSignatureSecret = parsed.value("vonage-signature-secret")
-        change.vonagePublicKeyPEM = try parsed.value("vonage-public-key").map(AppsCommand.readKeyFile)
+        change = try faceSettings(parsed, into: change)
         let updated: Application?
-        if change.needsSealing {
+        if change.needsSealing(DropInFaces.all) {
             var production = configuration
             production.dev = false
             let secrets = try await ServerSecrets.load(configuration: production, store: store)
@@ -30,6 +28,16 @@ enum AppsSetCommand {
         }
         print("Updated application \(id).")
         return 0
+    }
+
+    /// `change` with every face setting `parsed` gives, a file read where the setting takes one.
+    static func faceSettings(_ parsed: Arguments, into change: ApplicationChange) throws -> ApplicationChange {
+        var change = change
+        for setting in DropInFaces.settings {
+            guard let value = parsed.value(setting.option) else { continue }
+            change.faceSettings[setting.option] = setting.valueFromFile ? try AppsCommand.readKeyFile(value) : value
+        }
+        return change
     }
 
     private static func integer(_ text: String, flag: String) throws -> Int {

@@ -58,6 +58,7 @@ enum ServeCommand {
         }
         // Provider settings are checked before anything is opened or created.
         var dependencies = TacitApplication.Dependencies()
+        dependencies.faces = DropInFaces.all
         let silent: SilentProviderRouter?
         do {
             dependencies.sender = try ServeProviders.sender(configuration, http: dependencies.httpClient,

@@ -26,18 +26,35 @@ struct ApplicationDirectoryTests {
         let (other, otherIssued) = try await manager.create(name: "Other")
         let lookup = ApplicationDirectory(store: store)
 
-        #expect(try await lookup.vonage(applicationId: issued.vonageApplicationId)?.id == shop.id)
-        #expect(try await lookup.vonage(apiKey: issued.vonageAPIKey, apiSecret: issued.vonageAPISecret)?.id == shop.id)
-        #expect(try await lookup.twilio(accountSid: issued.twilioAccountSid, authToken: issued.twilioAuthToken,
-                                           serviceSid: issued.twilioServiceSid)?.id == shop.id)
-        #expect(try await lookup.twilio(accountSid: otherIssued.twilioAccountSid, authToken: otherIssued.twilioAuthToken)?.id == other.id)
+        #expect(try await Self.byApplicationId(lookup, issued.vonageApplicationId) == shop.id)
+        #expect(try await Self.vonage(lookup, issued.vonageAPIKey, issued.vonageAPISecret) == shop.id)
+        let found = try await Self.twilio(lookup, issued.twilioAccountSid, issued.twilioAuthToken)
+        #expect(found?.0.id == shop.id && found?.1.named("service_sid")?.text == issued.twilioServiceSid)
+        #expect(try await Self.twilio(lookup, otherIssued.twilioAccountSid, otherIssued.twilioAuthToken)?.0.id == other.id)
 
-        #expect(try await lookup.vonage(apiKey: issued.vonageAPIKey, apiSecret: otherIssued.vonageAPISecret) == nil)
-        #expect(try await lookup.vonage(apiKey: "00000000", apiSecret: issued.vonageAPISecret) == nil)
-        #expect(try await lookup.vonage(applicationId: "00000000-0000-4000-8000-000000000000") == nil)
-        #expect(try await lookup.twilio(accountSid: issued.twilioAccountSid, authToken: otherIssued.twilioAuthToken) == nil)
-        #expect(try await lookup.twilio(accountSid: issued.twilioAccountSid, authToken: issued.twilioAuthToken,
-                                           serviceSid: otherIssued.twilioServiceSid) == nil)
+        #expect(try await Self.vonage(lookup, issued.vonageAPIKey, otherIssued.vonageAPISecret) == nil)
+        #expect(try await Self.vonage(lookup, "00000000", issued.vonageAPISecret) == nil)
+        #expect(try await Self.byApplicationId(lookup, "00000000-0000-4000-8000-000000000000") == nil)
+        #expect(try await Self.twilio(lookup, issued.twilioAccountSid, otherIssued.twilioAuthToken) == nil)
+        #expect(found?.1.named("service_sid")?.text != otherIssued.twilioServiceSid)
+    }
+
+    /// The application a Vonage JWT's `application_id` names.
+    static func byApplicationId(_ lookup: ApplicationDirectory, _ id: String) async throws -> String? {
+        try await lookup.application(face: "vonage", identifier: "application_id", value: id)?.0.id
+    }
+
+    /// The application whose Vonage `api_key` and `api_secret` these are.
+    static func vonage(_ lookup: ApplicationDirectory, _ key: String, _ secret: String) async throws -> String? {
+        try await lookup.application(face: "vonage", identifier: "api_key", value: key, secret: secret,
+                                     secretName: "api_secret", purpose: "vonage-api-secret")?.0.id
+    }
+
+    /// The application, and its records, whose Twilio `account_sid` and `auth_token` these are.
+    static func twilio(_ lookup: ApplicationDirectory, _ sid: String, _ token: String) async throws
+        -> (Application, [FaceCredential])? {
+        try await lookup.application(face: "twilio", identifier: "account_sid", value: sid, secret: token,
+                                     secretName: "auth_token", purpose: "twilio-auth-token")
     }
 
     @Test("an application's pending verification of a number is found by number, and another application's is not", arguments: ["memory", "sqlite"])
@@ -67,9 +84,9 @@ struct ApplicationDirectoryTests {
         let (shop, issued) = try await manager.create(name: "Shop")
         #expect(try await manager.revoke(id: shop.id))
         let lookup = ApplicationDirectory(store: store)
-        #expect(try await lookup.vonage(applicationId: issued.vonageApplicationId) == nil)
-        #expect(try await lookup.vonage(apiKey: issued.vonageAPIKey, apiSecret: issued.vonageAPISecret) == nil)
-        #expect(try await lookup.twilio(accountSid: issued.twilioAccountSid, authToken: issued.twilioAuthToken) == nil)
+        #expect(try await Self.byApplicationId(lookup, issued.vonageApplicationId) == nil)
+        #expect(try await Self.vonage(lookup, issued.vonageAPIKey, issued.vonageAPISecret) == nil)
+        #expect(try await Self.twilio(lookup, issued.twilioAccountSid, issued.twilioAuthToken) == nil)
         #expect(try await store.keys().filter { $0.applicationId == shop.id }.allSatisfy(\.isRevoked))
     }
 }

@@ -32,6 +32,8 @@ struct ApplicationMigrationTests {
             DELETE FROM schema_migrations WHERE name LIKE 'devstate_%';
             DROP TABLE conversion_windows;
             DELETE FROM schema_migrations WHERE name = 'counters_conversion_windows';
+            DROP TABLE face_credentials;
+            DELETE FROM schema_migrations WHERE name LIKE 'faces_%';
             """)
     }
 

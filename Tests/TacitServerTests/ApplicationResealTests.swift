@@ -20,7 +20,7 @@ struct ApplicationResealTests {
         let manager = try await ApplicationManager.open(store: first)
         let (application, _) = try await manager.create(name: "Shop")
         var change = ApplicationChange()
-        change.vonageSignatureSecret = String(repeating: "k", count: 40)
+        change.faceSettings["vonage-signature-secret"] = String(repeating: "k", count: 40)
         _ = try await manager.set(id: application.id, change) { try before.fieldProtection.seal($0) }
 
         let rotated = ServerSecrets(ring: KeyRing([MasterKey(new), MasterKey(old)], source: .ephemeral))
@@ -29,7 +29,8 @@ struct ApplicationResealTests {
         let report = try await second.reseal(current: rotated.fieldProtection.currentHeader)
         #expect(report.applicationSecrets == 1)
         #expect(report.remaining == 0)
-        let sealed = try #require(try await second.application(id: application.id)?.settings.vonageSignatureSecretSealed)
-        #expect(try ServerSecrets(master: new).fieldProtection.open(sealed) == Array(change.vonageSignatureSecret!.utf8))
+        let records = try await second.faceCredentials(application: application.id, face: "vonage")
+        let sealed = try #require(records.named("signature_secret")?.bytes)
+        #expect(try ServerSecrets(master: new).fieldProtection.open(sealed) == Array(String(repeating: "k", count: 40).utf8))
     }
 }

@@ -79,15 +79,16 @@ struct ApplicationSettingsTests {
             let (application, _) = try await manager.create(name: "Shop")
             let secrets = ServerSecrets(master: Array(repeating: 9, count: 32))
             var change = ApplicationChange()
-            change.vonageSignatureSecret = String(repeating: "s3cret", count: 8)
-            let updated = try #require(try await manager.set(id: application.id, change) { try secrets.fieldProtection.seal($0) })
-            let sealed = try #require(updated.settings.vonageSignatureSecretSealed)
+            change.faceSettings["vonage-signature-secret"] = String(repeating: "s3cret", count: 8)
+            _ = try #require(try await manager.set(id: application.id, change) { try secrets.fieldProtection.seal($0) })
+            let records = try await manager.faceRecords(of: application.id, face: "vonage")
+            let sealed = try #require(records.named("signature_secret")?.bytes)
+            #expect(records.named("signature_secret")?.kind == .sealedSecret)
             #expect(!sealed.contains(bytes: Array("s3crets3cret".utf8)))
-            #expect(try secrets.fieldProtection.open(sealed) == Array(change.vonageSignatureSecret!.utf8))
-            #expect(try await app.store.applicationSettings(application.id)?.vonageSignatureSecretSealed == sealed)
+            #expect(try secrets.fieldProtection.open(sealed) == Array(change.faceSettings["vonage-signature-secret"]!.utf8))
 
             var bad = ApplicationChange()
-            bad.vonagePublicKeyPEM = "not a key"
+            bad.faceSettings["vonage-public-key"] = "not a key"
             await #expect(throws: ApplicationManager.Failure.self) { _ = try await manager.set(id: application.id, bad) }
             await #expect(throws: ApplicationManager.Failure.self) { _ = try await manager.set(id: application.id, change) }
         }

@@ -121,7 +121,8 @@ struct AppsCommandTests {
         #expect(set.status == 0, "\(set.err)")
         #expect(!set.out.contains(secret) && !set.err.contains(secret))
         #expect(!(try KeyFixtures.storedValues(db)).contains { $0.contains(bytes: Array(secret.utf8)) })
-        #expect(try KeyFixtures.column("vonage_signature_secret", of: "applications WHERE id = '\(id)'", in: db).first?.isEmpty == false)
+        let sealed = "face_credentials WHERE application_id = '\(id)' AND face = 'vonage' AND name = 'signature_secret'"
+        #expect(try KeyFixtures.column("bytes", of: sealed, in: db).first?.isEmpty == false)
     }
 
     @Test("wrong usage prints the apps usage to stderr and exits 2")

@@ -18,6 +18,7 @@ struct RouteSecurityDeclarationTests {
         var dependencies = TacitApplication.Dependencies()
         dependencies.clock = ManualClock()
         dependencies.securityLog = SecurityLog { _ in }
+        dependencies.faces = TestFaces.all
         DevProviders.wire(into: &dependencies, configuration: configuration)
         let application = TacitApplication(configuration: configuration, store: InMemoryStore(), dependencies: dependencies)
         let secrets = ServerSecrets(master: Array(repeating: 7, count: 32))
@@ -104,7 +105,7 @@ struct RouteSecurityDeclarationTests {
     func keylessRefusedEverywhere() async {
         let table = Self.table(dev: false)
         let router = table.router
-        for declaration in table.declarations where declaration.security.access != .open && declaration.security.access != .twilio {
+        for declaration in table.declarations where declaration.security.access != .open && declaration.security.access != .face("twilio") {
             let path = Self.path(for: declaration.pattern)
             if declaration.security.isDevOnly {
                 for method in ["GET", "POST", "DELETE", "OPTIONS"] {
@@ -125,7 +126,7 @@ struct RouteSecurityDeclarationTests {
     func twilioRoutesNeedTheirCredential() async {
         let table = Self.table(dev: false)
         let router = table.router
-        for declaration in table.declarations where declaration.security.access == .twilio {
+        for declaration in table.declarations where declaration.security.access == .face("twilio") {
             let reply = await Self.send(router, declaration.method, Self.path(for: declaration.pattern))
             #expect(reply.status == 401, "\(declaration.method) \(declaration.pattern)")
             #expect(reply.header("WWW-Authenticate")?.hasPrefix("Basic") == true)

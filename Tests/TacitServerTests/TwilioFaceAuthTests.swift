@@ -1,8 +1,9 @@
 import Foundation
-import Testing
+@testable import TacitFaceTwilio
 @testable import TacitServer
 import TacitStore
 import TacitTesting
+import Testing
 
 /// Who may call the Twilio face, and what bad input gets: Twilio's codes, never a 5xx,
 /// and nothing started.

@@ -9,7 +9,7 @@ import TacitTesting
 /// A's verification changes.
 @Suite("Tenant isolation on the Twilio face", .timeLimit(.minutes(1)))
 struct TwilioFaceIsolationTests {
-    static let routes = RouteSecurityDeclarationTests.table(dev: true).declarations.filter { $0.security.access == .twilio }
+    static let routes = RouteSecurityDeclarationTests.table(dev: true).declarations.filter { $0.security.access == .face("twilio") }
     static let unknown = "VE" + String(repeating: "0", count: 32)
     static let number = "+99012345672"
 

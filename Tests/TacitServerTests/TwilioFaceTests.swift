@@ -1,7 +1,8 @@
 import Foundation
-import Testing
+@testable import TacitFaceTwilio
 @testable import TacitServer
 import TacitTesting
+import Testing
 
 /// The Twilio Verify v2 face in process: the resource, its statuses, re-sends, the
 /// documented limits and their codes, and one engine under it (`/v1` sees the same id).

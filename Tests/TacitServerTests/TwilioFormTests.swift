@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import TacitFaceTwilio
 @testable import TacitServer
+import Testing
 
 @Suite("Twilio face: form bodies, errors and ids")
 struct TwilioFormTests {

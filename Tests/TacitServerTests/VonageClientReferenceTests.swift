@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import TacitCore
+@testable import TacitFaceVonage
 @testable import TacitServer
+import Testing
 
 /// Every id Tacit mints fits Verify's `client_ref` (letters and digits, at most 40) and
 /// reads back as the same verification and step, so no Vonage Verify request goes out

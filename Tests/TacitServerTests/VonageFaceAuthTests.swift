@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TacitCrypto
+@testable import TacitFaceVonage
 @testable import TacitServer
 import TacitTesting
+import Testing
 
 /// The face takes a Vonage application JWT (RS256, checked with the application's
 /// registered public key; `exp`, an `iat` window, a `jti` good once) or Basic

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import TacitCrypto
+@testable import TacitFaceVonage
 @testable import TacitServer
 import TacitStore
 import TacitTesting
+import Testing
 
 /// The face's check, next_workflow and cancel, with Vonage's statuses: 400 for a wrong
 /// code, 410 after Vonage's three, 409 with the in-flight request_id, 404 when done.
@@ -107,8 +108,8 @@ struct VonageFaceFlowTests {
             let store = try vonageFixture(app.store as? any VerificationStore & KeyStore & ApplicationStore)
             let secrets = try await ServerSecrets.load(configuration: app.configuration, store: store)
             var change = ApplicationChange()
-            change.vonageCallbackURL = "http://127.0.0.1:9/vonage/status"
-            change.vonageSignatureSecret = String(repeating: "k", count: 40)
+            change.faceSettings["vonage-callback-url"] = "http://127.0.0.1:9/vonage/status"
+            change.faceSettings["vonage-signature-secret"] = String(repeating: "k", count: 40)
             _ = try await ApplicationManager.open(store: store).set(id: tenants.a.id, change) { try secrets.fieldProtection.seal($0) }
             let vonage = try tenants.client(client, app: app)
             let id = try #require(try await vonage.start("99012345672", ["sms"], extra: ["client_ref": "order42"]).string("request_id"))
@@ -118,7 +119,7 @@ struct VonageFaceFlowTests {
             let sent = try #require(app.httpClient.requests.first { $0.url.path == "/vonage/status" })
             let authorization = try #require(sent.headers.first { $0.0 == "Authorization" }?.1)
             let token = String(authorization.dropFirst("Bearer ".count))
-            let claims = try JWT.verify(token: token, secret: Array(change.vonageSignatureSecret!.utf8), now: app.clock.now())
+            let claims = try JWT.verify(token: token, secret: Array(change.faceSettings["vonage-signature-secret"]!.utf8), now: app.clock.now())
             #expect(claims["payload_hash"]?.stringValue == Hex.encode(SHA256.hash(sent.body)))
             let body = try #require(try JSONSerialization.jsonObject(with: Data(sent.body)) as? [String: Any])
             #expect(body["type"] as? String == "summary" && body["request_id"] as? String == id && body["status"] as? String == "completed")

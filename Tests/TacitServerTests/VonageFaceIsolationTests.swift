@@ -9,7 +9,7 @@ import TacitTesting
 struct VonageFaceIsolationTests {
     /// Every face route with a request id, from the application's own route table.
     static let routes = RouteSecurityDeclarationTests.table(dev: true).declarations
-        .filter { $0.security.access == .vonage && $0.pattern.contains(":id") }
+        .filter { $0.security.access == .face("vonage") && $0.pattern.contains(":id") }
     static let unknown = "0190a5b2-0000-7000-8000-000000000000"
     static let body = Data(#"{"code":"1234"}"#.utf8)
 

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import TacitCore
+@testable import TacitFaceVonage
 @testable import TacitServer
 import TacitTesting
+import Testing
 
 /// `POST /v2/verify` validates its body as Vonage documents it, naming each refused
 /// field in a 422's `invalid_parameters`, and starts what it accepts through the engine.

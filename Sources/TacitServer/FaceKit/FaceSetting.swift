@@ -9,14 +9,17 @@ public struct FaceSetting: Sendable {
     /// The command-line option that sets it, without dashes (`vendor-callback-url`).
     public var option: String
     public var kind: FaceCredential.Kind
+    /// Whether the option names a file whose text is the value (a key in PEM, say).
+    public var valueFromFile: Bool
     /// Why `value` can't be stored, or nil when it can; never echoes the value.
     public var problem: @Sendable (_ value: String) -> String?
 
-    public init(name: String, option: String, kind: FaceCredential.Kind,
+    public init(name: String, option: String, kind: FaceCredential.Kind, valueFromFile: Bool = false,
                 problem: @escaping @Sendable (_ value: String) -> String? = { _ in nil }) {
         self.name = name
         self.option = option
         self.kind = kind
+        self.valueFromFile = valueFromFile
         self.problem = problem
     }
 }

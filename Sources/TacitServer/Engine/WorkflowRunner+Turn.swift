@@ -1,0 +1,38 @@
+import Foundation
+import TacitCore
+
+extension WorkflowRunner {
+    /// One transaction's turn of a verification's machine. Each input goes through the
+    /// machine's `handle`, its one way in, and the turn keeps what each decision asked
+    /// for, in order: the effects the transaction commits and the runner then carries out.
+    /// The machine itself keeps none. A refused input is thrown, so the transaction that
+    /// met it rolls back and its caller answers with the refusal (a 409, a 404…).
+    struct Turn {
+        private(set) var machine: WorkflowMachine
+        /// The effects of every decision of this turn, in the order they were decided.
+        private(set) var effects: [WorkflowEffect] = []
+
+        init(_ verification: Verification, now: Date) {
+            machine = WorkflowMachine(verification, now: now)
+        }
+
+        var verification: Verification { machine.verification }
+        /// The provider's check for the active step, if it issued one.
+        var activeSilentCheck: SilentCheckReference? { machine.activeSilentCheck }
+
+        /// Applies `input` and keeps the effects it decided. Throws the refusal of a refused
+        /// input, which changed nothing; a caller that must not roll back catches it.
+        @discardableResult
+        mutating func handle(_ input: WorkflowInput) throws(WorkflowRefusal) -> WorkflowDecision {
+            let decision = machine.handle(input)
+            if let refusal = decision.refusal { throw refusal }
+            // The first decision's effects are kept as they are, not copied: most turns have one.
+            if effects.isEmpty {
+                effects = decision.effects
+            } else {
+                effects += decision.effects
+            }
+            return decision
+        }
+    }
+}

@@ -8,7 +8,7 @@ extension WorkflowRunner {
     /// The machine itself keeps none. A refused input is thrown, so the transaction that
     /// met it rolls back and its caller answers with the refusal (a 409, a 404…).
     struct Turn {
-        private(set) var machine: WorkflowMachine
+        private var machine: WorkflowMachine
         /// The effects of every decision of this turn, in the order they were decided.
         private(set) var effects: [WorkflowEffect] = []
 

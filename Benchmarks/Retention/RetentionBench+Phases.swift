@@ -27,8 +27,8 @@ extension RetentionBench {
                     for index in stride(from: range.lowerBound + slice, to: range.upperBound, by: workers) {
                         var verification = Verification(id: "vf_old\(index)", phoneNumber: String(format: "+9906%08d", index),
                                                         options: VerificationOptions(workflow: [.sms]), clientTokenHash: [1],
-                                                        createdAt: ended.addingTimeInterval(-60))
-                        verification.state = .finished(.cancelled)
+                                                        createdAt: ended.addingTimeInterval(-60),
+                                                        state: .finished(.cancelled))
                         verification.endedAt = ended
                         let events = (0..<4).map { EventDraft("bench:event\($0)", note: "a note the size of a real one, more or less") }
                         _ = try await store.insert(verification, events: events, at: ended, idempotency: nil)

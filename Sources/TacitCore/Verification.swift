@@ -13,8 +13,9 @@ public struct Verification: Sendable, Equatable {
     public var channelTimeout: Int
     public var simSwap: SimSwapPolicy?
     public var workflow: [WorkflowStep]
-    /// Where the verification stands; only the workflow machine moves it on.
-    public var state: VerificationState
+    /// Where the verification stands. Only the core sets it (the workflow machine moves it
+    /// on); a store restores it through `init(id:phoneNumber:options:clientTokenHash:createdAt:state:)`.
+    public internal(set) var state: VerificationState
     public var failedAttempts: Int
     public var risk: Risk
     public var clientTokenHash: [UInt8]
@@ -35,9 +36,12 @@ public struct Verification: Sendable, Equatable {
     /// What a verification started through `/v1` records as its face.
     public static let v1Face = "v1"
 
+    /// A verification with `options`' workflow, each step unused, in `state`: a new one is
+    /// unstarted; a store restoring one from a row passes the state its columns keep
+    /// (`VerificationState(status:currentStep:…)`), then sets the rest of the row.
     public init(
         id: String, phoneNumber: String, options: VerificationOptions,
-        clientTokenHash: [UInt8], createdAt: Date
+        clientTokenHash: [UInt8], createdAt: Date, state: VerificationState = .unstarted
     ) {
         self.id = id
         self.phoneNumber = phoneNumber
@@ -48,7 +52,7 @@ public struct Verification: Sendable, Equatable {
         self.channelTimeout = options.channelTimeout
         self.simSwap = options.simSwap
         self.workflow = options.workflow.map { WorkflowStep(channel: $0) }
-        self.state = .unstarted
+        self.state = state
         self.failedAttempts = 0
         self.risk = Risk()
         self.clientTokenHash = clientTokenHash

@@ -1,12 +1,17 @@
-/// What one input decided: the effects to carry out and, for a code check, its result.
+/// What one input decided: the effects to carry out and, for a code check, its result;
+/// or, for a refused input, the refusal, with nothing changed and nothing to carry out.
+/// The machine keeps none of it: a caller that drops a decision drops its effects.
 public struct WorkflowDecision: Sendable, Equatable {
     public var effects: [WorkflowEffect]
     /// Set for `.codeSubmitted` only.
     public var check: CheckResult?
+    /// Why the input was refused; only `.next`, `.cancel`, `.resend` and `.approve` can be.
+    public var refusal: WorkflowRefusal?
 
-    public init(effects: [WorkflowEffect] = [], check: CheckResult? = nil) {
+    public init(effects: [WorkflowEffect] = [], check: CheckResult? = nil, refusal: WorkflowRefusal? = nil) {
         self.effects = effects
         self.check = check
+        self.refusal = refusal
     }
 
     /// The events among the effects, in order.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Something that happened to a verification, from whichever driver saw it.
+/// Something that happened to a verification, from whichever driver saw it. Every one
+/// reaches the machine through `WorkflowMachine.handle(_:)`.
 public enum WorkflowInput: Sendable, Equatable {
     /// The verification was created: try the first step. `simSwapped` is the operator's
     /// answer when the verification asked for a SIM swap check (asked before anything is sent).
@@ -17,11 +18,28 @@ public enum WorkflowInput: Sendable, Equatable {
     case timerFired(step: Int)
     /// The silent-auth provider answered for `step` with anything but a match.
     case silentFailed(step: Int, failure: SilentFailure)
+    /// A provider issued a check for a silent step whose device ends at the provider:
+    /// the machine keeps the reference while its step is the active silent one, and
+    /// takes nothing for any other step.
+    case silentCheckIssued(SilentCheckReference)
+    /// The provider matched the SIM to the number on the active silent `step`: the step
+    /// completes as a silent code would (`hash` is a keyed hash only the server can make,
+    /// consumed at once). `simChanged` is the provider's SIM-change signal: it sets
+    /// `risk.sim_swapped`, and with a `block` policy a changed SIM fails the verification instead.
+    case providerMatched(step: Int, hash: [UInt8], simChanged: Bool?)
     /// The caller asked to skip to the next step.
     case next
     case cancel
+    /// The caller asked for one more send on `channel` (Twilio Verify re-sends a pending
+    /// verification when the app starts the same number again): the active step ends as
+    /// skipped and a new step on `channel` starts at the end of the workflow, with a fresh
+    /// code and deadline. Wrong codes entered so far still count.
+    case resend(on: Channel)
+    /// The app vouches for the person itself (Twilio's `Status=approved`): the active step
+    /// completes without a code.
+    case approve
     /// An event was recorded outside the machine after the verification may have
-    /// finished (a webhook's delivery result): a finished verification records its
-    /// summary again, so the summary stays its last event.
+    /// finished (a webhook's delivery result, a provider's late hop): a finished
+    /// verification records its summary again, so the summary stays its last event.
     case eventRecorded
 }

@@ -3,9 +3,9 @@ import Foundation
 /// The silent steps whose device ends at the provider: the machine keeps which provider
 /// issued the step's check, and takes the provider's answer about it.
 extension WorkflowMachine {
-    /// Keeps `reference` for its step, while that step is the active silent one; a
-    /// reference for any other step changes nothing.
-    public mutating func recordSilentCheck(_ reference: SilentCheckReference) {
+    /// `.silentCheckIssued`: keeps `reference` for its step, while that step is the active
+    /// silent one; a reference for any other step changes nothing.
+    mutating func recordSilentCheck(_ reference: SilentCheckReference) {
         guard isActiveSilentStep(reference.step) else { return }
         verification.silentCheck = reference
     }
@@ -16,11 +16,10 @@ extension WorkflowMachine {
         return check
     }
 
-    /// The provider matched the SIM to the number: the step completes as a silent code
-    /// would (`hash` is a keyed hash only the server can make, consumed at once).
-    /// `simChanged` is the provider's SIM-change signal: it sets `risk.sim_swapped`,
-    /// and with a `block` policy a changed SIM fails the verification instead.
-    public mutating func providerMatched(step: Int, hash: [UInt8], simChanged: Bool?) {
+    /// `.providerMatched`: the step completes as a silent code would, through the same
+    /// functions as `.codeIssued` and a matching `.codeSubmitted`, unless a changed SIM
+    /// under a `block` policy fails the verification first.
+    mutating func providerMatched(step: Int, hash: [UInt8], simChanged: Bool?) {
         guard isActiveSilentStep(step) else { return }
         if let simChanged {
             verification.risk.simSwapped = simChanged
@@ -33,8 +32,8 @@ extension WorkflowMachine {
                 }
             }
         }
-        _ = try? handle(.codeIssued(step: step, hash: hash))
-        _ = try? handle(.codeSubmitted(matches: true))
+        issueCode(step: step, hash: hash)
+        _ = submit(matches: true)
     }
 
     private func isActiveSilentStep(_ step: Int) -> Bool {

@@ -11,9 +11,9 @@ extension WorkflowMachine {
         verification.workflow[index].startedAt = now
         let channel = verification.workflow[index].channel
         emit(.stepStarted(channel, index: index, timeout: verification.channelTimeout))
-        effects.append(.notifyWebhook(.channelStarted, channel: channel))
-        effects.append(.scheduleTimer(at: deadline))
-        effects.append(channel.sendsCode ? .issueCode(step: index, channel: channel)
+        decided.append(.notifyWebhook(.channelStarted, channel: channel))
+        decided.append(.scheduleTimer(at: deadline))
+        decided.append(channel.sendsCode ? .issueCode(step: index, channel: channel)
                                          : .beginSilentCheck(step: index, expiresAt: deadline))
     }
 
@@ -22,7 +22,7 @@ extension WorkflowMachine {
     mutating func fail(step index: Int, status: StepStatus, reason: EndReason, label: StepEndLabel) {
         end(step: index, status: status, reason: reason, label: label)
         let channel = verification.workflow[index].channel
-        effects.append(.notifyWebhook(.channelFailed, channel: channel))
+        decided.append(.notifyWebhook(.channelFailed, channel: channel))
         if index + 1 < verification.workflow.count {
             activate(index + 1)
         } else {
@@ -56,7 +56,7 @@ extension WorkflowMachine {
     mutating func finish(_ outcome: VerificationOutcome, reason: EndReason?, channel: Channel?) {
         verification.state = .finished(outcome)
         verification.endedAt = now
-        effects.append(.cancelTimer)
+        decided.append(.cancelTimer)
         emit(.finished(outcome, reason: reason))
         let webhook: WebhookEvent
         switch outcome {
@@ -65,11 +65,11 @@ extension WorkflowMachine {
         case .cancelled: webhook = .cancelled
         case .failed: webhook = .failed
         }
-        effects.append(.notifyWebhook(webhook, channel: channel))
+        decided.append(.notifyWebhook(webhook, channel: channel))
         emit(.summary(verification.status, workflow: verification.workflow))
     }
 
     mutating func emit(_ event: WorkflowEvent) {
-        effects.append(.emit(event))
+        decided.append(.emit(event))
     }
 }

@@ -7,9 +7,9 @@ import Foundation
 /// changes nothing. No step index is special: any step may be a silent one.
 public struct WorkflowMachine {
     public internal(set) var verification: Verification
-    /// Every effect decided since this machine was made, across inputs, in order: what
-    /// one transaction carries out.
-    public internal(set) var effects: [WorkflowEffect] = []
+    /// What the input being handled has decided so far. `handle` hands it over whole in
+    /// its decision, so the machine keeps no effects from one input to the next.
+    var decided: [WorkflowEffect] = []
     let now: Date
     /// The wrong codes that end this verification (its face's, `/v1`'s by default).
     let limits: AttemptLimits
@@ -20,35 +20,47 @@ public struct WorkflowMachine {
         self.limits = limits
     }
 
-    /// Applies one input. Inputs that arrive late or twice change nothing and decide
-    /// nothing; only `.next` and `.cancel` are refused, and a refusal changes nothing.
-    @discardableResult
-    public mutating func handle(_ input: WorkflowInput) throws(WorkflowRefusal) -> WorkflowDecision {
-        let before = effects.count
+    /// Applies one input: the one way into the machine. Every driver's input (an API
+    /// call, a face's move, a timer, a provider's answer, a device) comes through here,
+    /// and everything it decided comes back in the decision and nowhere else: the
+    /// machine has no other mutator and keeps no effects for anyone to read later.
+    /// Inputs that arrive late or twice change nothing and decide nothing. Only `.next`,
+    /// `.cancel`, `.resend` and `.approve` can be refused; a refused input changes
+    /// nothing, and its decision carries the refusal for the caller to act on.
+    public mutating func handle(_ input: WorkflowInput) -> WorkflowDecision {
         var check: CheckResult?
-        switch input {
-        case .start(let simSwapped): start(simSwapped: simSwapped)
-        case .codeIssued(let step, let hash): issueCode(step: step, hash: hash)
-        case .codeDelivery(let step, let delivered, let reason): deliver(step: step, delivered: delivered, reason: reason)
-        case .codeSubmitted(let matches): check = submit(matches: matches)
-        case .timerFired(let step): timerFired(step: step)
-        case .silentFailed(let step, let failure): silentFailed(step: step, failure: failure)
-        case .next: try skip()
-        case .cancel: try cancel()
-        case .eventRecorded: summarizeAgain()
+        do throws(WorkflowRefusal) {
+            switch input {
+            case .start(let simSwapped): start(simSwapped: simSwapped)
+            case .codeIssued(let step, let hash): issueCode(step: step, hash: hash)
+            case .codeDelivery(let step, let delivered, let reason):
+                deliver(step: step, delivered: delivered, reason: reason)
+            case .codeSubmitted(let matches): check = submit(matches: matches)
+            case .timerFired(let step): timerFired(step: step)
+            case .silentFailed(let step, let failure): silentFailed(step: step, failure: failure)
+            case .silentCheckIssued(let reference): recordSilentCheck(reference)
+            case .providerMatched(let step, let hash, let simChanged):
+                providerMatched(step: step, hash: hash, simChanged: simChanged)
+            case .next: try skip()
+            case .cancel: try cancel()
+            case .resend(let channel): try resend(on: channel)
+            case .approve: try approve()
+            case .eventRecorded: summarizeAgain()
+            }
+        } catch {
+            // Every refusal is thrown by a guard before anything changed.
+            return WorkflowDecision(refusal: error)
         }
-        return WorkflowDecision(effects: Array(effects[before...]), check: check)
-    }
-
-    /// `.eventRecorded`, for callers that only record an event: keeps
-    /// `verification:summary` the last event of a finished verification.
-    public mutating func summarizeAgainIfFinished() {
-        // Never refused: only `.next` and `.cancel` can be.
-        _ = try? handle(.eventRecorded)
+        // Handed over, not copied: the decision takes the buffer the input filled.
+        let effects = decided
+        decided = []
+        return WorkflowDecision(effects: effects, check: check)
     }
 
     private mutating func start(simSwapped: Bool?) {
-        guard verification.state == .unstarted, verification.workflow.allSatisfy({ $0.status == .unused }) else { return }
+        guard verification.state == .unstarted, verification.workflow.allSatisfy({ $0.status == .unused }) else {
+            return
+        }
         let v = verification
         emit(.started(workflow: v.workflow.map(\.channel), channelTimeout: v.channelTimeout,
                       codeLength: v.codeLength, phoneNumber: v.phoneNumber))
@@ -64,12 +76,12 @@ public struct WorkflowMachine {
         activate(0)
     }
 
-    private mutating func issueCode(step: Int, hash: [UInt8]) {
+    mutating func issueCode(step: Int, hash: [UInt8]) {
         guard var active = activeStep(step) else { return }
         active.codeHash = hash
         verification.state = .pending(active)
         let channel = verification.workflow[step].channel
-        if channel.sendsCode { effects.append(.sendMessage(step: step, channel: channel)) }
+        if channel.sendsCode { decided.append(.sendMessage(step: step, channel: channel)) }
     }
 
     private mutating func deliver(step: Int, delivered: Bool, reason: String?) {
@@ -82,7 +94,7 @@ public struct WorkflowMachine {
         }
     }
 
-    private mutating func submit(matches: Bool) -> CheckResult {
+    mutating func submit(matches: Bool) -> CheckResult {
         guard let active = verification.state.activeStep else { return .notPending(verification.status) }
         let channel = verification.workflow[active.index].channel
         if matches, active.codeHash != nil {

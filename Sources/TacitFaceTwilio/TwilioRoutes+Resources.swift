@@ -42,14 +42,14 @@ extension TwilioRoutes {
             guard let form = TwilioForm(body: request.body) else { throw TwilioError.malformedForm }
             guard let sid = request.pathParameters["sid"] else { throw TwilioError.notFound(request.path) }
             let event: EventDraft
-            let move: @Sendable (inout WorkflowMachine) throws -> Void
+            let move: @Sendable (inout WorkflowRunner.Turn) throws -> Void
             switch form["Status"] {
             case "canceled":
                 event = EventDraft("api:cancel", note: "The app cancelled the verification (Twilio Verify face, Status=canceled).")
                 move = { try $0.handle(.cancel) }
             case "approved":
                 event = EventDraft("api:approve", note: "The app approved the verification itself, without a code (Twilio Verify face, Status=approved).")
-                move = { try $0.approve() }
+                move = { try $0.handle(.approve) }
             default:
                 throw TwilioError.invalidParameter("Status")
             }

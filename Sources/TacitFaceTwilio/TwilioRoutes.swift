@@ -79,7 +79,7 @@ struct TwilioRoutes: Sendable {
                                data: ["channel": .text(start.channel.rawValue)])
         let outcome = try await runner.transition(id, events: [event]) { machine in
             guard machine.verification.workflow.count < TwilioFace.maxSends else { throw TwilioError.maxSendAttempts }
-            try machine.resend(on: channel)
+            try machine.handle(.resend(on: channel))
         }
         guard let outcome else { throw TwilioError.unavailable }
         let body = TwilioVerificationBody(verification: outcome.verification, account: account, snaURL: outcome.checkURL)

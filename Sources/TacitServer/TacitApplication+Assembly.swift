@@ -49,7 +49,10 @@ extension TacitApplication {
         let webhooks = WebhookDispatcher(
             store: store, clock: clock, settings: configuration.webhooks, httpClient: dependencies.httpClient,
             random: dependencies.random, wakeup: doorbell, faces: served,
-            timeline: { id, draft in _ = try? await runner.transition(id, events: [draft]) { $0.summarizeAgainIfFinished() } })
+            timeline: { id, draft in
+                // Best effort: a result the store can't take now goes unrecorded. `.eventRecorded` is never refused.
+                _ = try? await runner.transition(id, events: [draft]) { try $0.handle(.eventRecorded) }
+            })
         return Engine(runner: runner, webhooks: webhooks, sends: sends, security: security, metrics: metrics, hub: hub,
                       silentKeys: silentKeys, silentFlow: silentFlow, faces: served)
     }

@@ -4,8 +4,14 @@ import TacitCore
 /// The part of a verification that stores keep as one binary record: everything but
 /// the phone number (sealed separately) and the columns stores index.
 public struct VerificationRecord: Sendable {
-    /// The decoded verification, with the indexed columns still to fill in.
-    var template: Verification
+    /// The verification's options, as its workflow and settings were kept.
+    var options: VerificationOptions
+    var workflow: [WorkflowStep]
+    var failedAttempts: Int
+    var risk: Risk
+    var clientTokenHash: [UInt8]
+    var endedAt: Date?
+    var silentCheck: SilentCheckReference?
     /// The state's part kept in the record; status and deadline are columns.
     var currentStep: Int?
     var codeHash: [UInt8]?
@@ -14,11 +20,15 @@ public struct VerificationRecord: Sendable {
     /// Rebuilds the verification from this record and the indexed columns.
     public func verification(id: String, phoneNumber: String, status: VerificationStatus,
                              deadline: Date?, createdAt: Date, lastSeq: Int) -> Verification {
-        var v = template
-        v.id = id
-        v.phoneNumber = phoneNumber
-        v.state = VerificationState(status: status, currentStep: currentStep, deadline: deadline, codeHash: codeHash, codeStep: codeStep)
-        v.createdAt = createdAt
+        let state = VerificationState(status: status, currentStep: currentStep, deadline: deadline,
+                                      codeHash: codeHash, codeStep: codeStep)
+        var v = Verification(id: id, phoneNumber: phoneNumber, options: options, clientTokenHash: clientTokenHash,
+                             createdAt: createdAt, state: state)
+        v.workflow = workflow
+        v.failedAttempts = failedAttempts
+        v.risk = risk
+        v.endedAt = endedAt
+        v.silentCheck = silentCheck
         v.lastSeq = lastSeq
         return v
     }
@@ -86,20 +96,21 @@ public struct VerificationRecord: Sendable {
         }
         let options = VerificationOptions(workflow: workflow.map(\.channel), codeLength: codeLength, channelTimeout: channelTimeout,
                                           brand: brand, locale: locale, clientRef: clientRef, simSwap: simSwap)
-        var v = Verification(id: "", phoneNumber: "", options: options, clientTokenHash: [], createdAt: Date(timeIntervalSince1970: 0))
-        v.workflow = workflow
         let currentStep = try r.optional { try $0.int() }
         let codeHash = try r.optional { try $0.data() }
         let codeStep = try r.optional { try $0.int() }
-        v.failedAttempts = try r.int()
-        v.risk = Risk(simSwapped: try r.optional { try $0.bool() })
-        v.clientTokenHash = try r.data()
-        v.endedAt = try r.optional(date)
+        let failedAttempts = try r.int()
+        let risk = Risk(simSwapped: try r.optional { try $0.bool() })
+        let clientTokenHash = try r.data()
+        let endedAt = try r.optional(date)
+        var silentCheck: SilentCheckReference?
         if !r.isAtEnd {
-            v.silentCheck = try r.optional { r in
+            silentCheck = try r.optional { r in
                 SilentCheckReference(step: try r.int(), provider: try r.string(), reference: try r.string())
             }
         }
-        return VerificationRecord(template: v, currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
+        return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,
+                                  clientTokenHash: clientTokenHash, endedAt: endedAt, silentCheck: silentCheck,
+                                  currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
     }
 }

@@ -29,7 +29,7 @@ struct EndReasonTests {
     func silentFailures(failure: SilentFailure) throws {
         var f = MachineFixture()
         try f.apply(.start(simSwapped: nil))
-        let events = try f.decide(.silentFailed(step: 0, failure: failure)).events
+        let events = f.decide(.silentFailed(step: 0, failure: failure)).events
         let label: StepEndLabel = failure == .rejected ? .rejected : failure == .noCoverage ? .skipped : .failed
         #expect(events.first == .stepEnded(.silentAuth, label: label, reason: failure.endReason, isLast: false))
         #expect(EndReason.wireNames[failure.endReason] == failure.rawValue)

@@ -10,20 +10,24 @@ struct MachineFixture {
 
     init(_ channels: [Channel] = [.silentAuth, .sms, .voice], simSwap: SimSwapPolicy? = nil, timeout: Int = 60) {
         let options = VerificationOptions(workflow: channels, channelTimeout: timeout, simSwap: simSwap)
-        verification = Verification(id: "vf_test", phoneNumber: "+99012345670", options: options, clientTokenHash: [1], createdAt: Self.start)
+        verification = Verification(id: "vf_test", phoneNumber: "+99012345670", options: options, clientTokenHash: [1],
+                                    createdAt: Self.start)
         now = Self.start
     }
 
-    /// Applies an input at the current time and keeps the new state.
+    /// Applies an input at the current time and keeps the new state; throws a refusal, for
+    /// tests that only expect inputs to be taken.
     @discardableResult
     mutating func apply(_ input: WorkflowInput) throws(WorkflowRefusal) -> [WorkflowEffect] {
-        try decide(input).effects
+        let decision = decide(input)
+        if let refusal = decision.refusal { throw refusal }
+        return decision.effects
     }
 
     /// Applies an input at the current time, keeps the new state and returns the whole decision.
-    mutating func decide(_ input: WorkflowInput) throws(WorkflowRefusal) -> WorkflowDecision {
+    mutating func decide(_ input: WorkflowInput) -> WorkflowDecision {
         var machine = WorkflowMachine(verification, now: now)
-        let decision = try machine.handle(input)
+        let decision = machine.handle(input)
         verification = machine.verification
         return decision
     }
@@ -31,7 +35,7 @@ struct MachineFixture {
     /// Submits a code through `handle`, as the runner does.
     mutating func check(_ matches: Bool) -> CheckResult {
         // `.codeSubmitted` is never refused: a check's answer is in the decision.
-        (try? decide(.codeSubmitted(matches: matches)))?.check ?? .notPending(.pending)
+        decide(.codeSubmitted(matches: matches)).check ?? .notPending(.pending)
     }
 
     mutating func advance(_ seconds: TimeInterval) { now = now.addingTimeInterval(seconds) }

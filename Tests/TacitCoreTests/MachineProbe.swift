@@ -26,7 +26,13 @@ enum PendingState: String, CaseIterable, Sendable, CustomStringConvertible {
 enum Probe: String, CaseIterable, Sendable, CustomStringConvertible {
     case start, codeIssued, codeIssuedForAnotherStep, delivered, deliveryRefused, rightCode, wrongCode
     case timerDue, timerEarly, timerForAnotherStep, silentRejected, silentRejectedForAnotherStep
-    case next, cancel, eventRecorded
+    case silentCheckIssued, silentCheckIssuedForAnotherStep, providerMatched, providerMatchedForAnotherStep
+    case next, cancel, resend, approve, eventRecorded
+
+    /// The provider's check reference the silent-check probes carry for `step`.
+    static func reference(step: Int) -> SilentCheckReference {
+        SilentCheckReference(step: step, provider: "probe", reference: "ref_\(step)")
+    }
 
     var description: String { rawValue }
 
@@ -46,8 +52,14 @@ enum Probe: String, CaseIterable, Sendable, CustomStringConvertible {
         case .timerForAnotherStep: return (.timerFired(step: other), 60)
         case .silentRejected: return (.silentFailed(step: step, failure: .rejected), 0)
         case .silentRejectedForAnotherStep: return (.silentFailed(step: other, failure: .rejected), 0)
+        case .silentCheckIssued: return (.silentCheckIssued(Self.reference(step: step)), 0)
+        case .silentCheckIssuedForAnotherStep: return (.silentCheckIssued(Self.reference(step: other)), 0)
+        case .providerMatched: return (.providerMatched(step: step, hash: [9], simChanged: nil), 0)
+        case .providerMatchedForAnotherStep: return (.providerMatched(step: other, hash: [9], simChanged: nil), 0)
         case .next: return (.next, 0)
         case .cancel: return (.cancel, 0)
+        case .resend: return (.resend(on: .whatsapp), 0)
+        case .approve: return (.approve, 0)
         case .eventRecorded: return (.eventRecorded, 0)
         }
     }
@@ -71,9 +83,9 @@ struct Expected: Equatable, CustomStringConvertible {
                  check: check, refusal: refusal, failedAttempts: f.verification.failedAttempts)
     }
 
-    static func observed(_ f: MachineFixture, _ decision: WorkflowDecision?, refusal: WorkflowRefusal?) -> Expected {
-        Expected(labels: decision?.effects.labels ?? [], statuses: f.statuses, status: f.verification.status,
-                 currentStep: f.verification.currentStep, check: decision?.check, refusal: refusal,
+    static func observed(_ f: MachineFixture, _ decision: WorkflowDecision) -> Expected {
+        Expected(labels: decision.effects.labels, statuses: f.statuses, status: f.verification.status,
+                 currentStep: f.verification.currentStep, check: decision.check, refusal: decision.refusal,
                  failedAttempts: f.verification.failedAttempts)
     }
 }

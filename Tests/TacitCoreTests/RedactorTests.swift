@@ -60,10 +60,10 @@ struct RedactorTests {
         var verification = Verification(id: "vf_1", phoneNumber: "+99012345670", options: VerificationOptions(workflow: [.sms, .voice]),
                                         clientTokenHash: [], createdAt: Date(timeIntervalSince1970: 0))
         var machine = WorkflowMachine(verification, now: Date(timeIntervalSince1970: 0))
-        try machine.handle(.start(simSwapped: nil))
+        _ = machine.handle(.start(simSwapped: nil))
         verification = machine.verification
         var later = WorkflowMachine(verification, now: Date(timeIntervalSince1970: 60))
-        let labels = try later.handle(.timerFired(step: 0)).effects.compactMap { effect -> String? in
+        let labels = later.handle(.timerFired(step: 0)).effects.compactMap { effect -> String? in
             if case .emit(let event) = effect { return event.label }
             return nil
         }

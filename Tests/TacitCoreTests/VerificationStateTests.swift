@@ -33,13 +33,16 @@ struct VerificationStateTests {
 
     @Test("the readers' accessors follow the state")
     func accessors() {
-        var v = Verification(id: "vf", phoneNumber: "+99012345670", options: VerificationOptions(workflow: [.sms, .voice]),
-                             clientTokenHash: [], createdAt: Date(timeIntervalSince1970: 1_796_000_000))
+        func verification(_ state: VerificationState = .unstarted) -> Verification {
+            Verification(id: "vf", phoneNumber: "+99012345670", options: VerificationOptions(workflow: [.sms, .voice]),
+                         clientTokenHash: [], createdAt: Date(timeIntervalSince1970: 1_796_000_000), state: state)
+        }
+        var v = verification()
         #expect(v.status == .pending && v.currentStep == nil && v.expiresAt == nil && v.activeChannel == nil)
-        v.state = .pending(ActiveStep(index: 0, deadline: Self.deadline, codeHash: [4]))
+        v = verification(.pending(ActiveStep(index: 0, deadline: Self.deadline, codeHash: [4])))
         #expect(v.activeChannel == .sms && v.deadline == Self.deadline && v.codeStep == 0 && v.codeHash == [4])
         #expect(v.expiresAt == Self.deadline.addingTimeInterval(60))
-        v.state = .finished(.expired)
+        v = verification(.finished(.expired))
         #expect(v.status == .expired && v.activeStep == nil && v.deadline == nil)
     }
 }

@@ -57,7 +57,8 @@ struct WorkflowEffectTests {
         var finish = MachineFixture([.voice])
         try finish.apply(.start(simSwapped: nil))
         try finish.apply(.codeIssued(step: 0, hash: [1]))
-        #expect(try finish.decide(.codeSubmitted(matches: true)).effects.contains(.notifyWebhook(.completed, channel: .voice)))
+        let completed = finish.decide(.codeSubmitted(matches: true))
+        #expect(completed.effects.contains(.notifyWebhook(.completed, channel: .voice)))
     }
 
     @Test("a SIM-swap block ends the verification with no step and a webhook with no channel")
@@ -74,9 +75,9 @@ struct WorkflowEffectTests {
         var f = MachineFixture([.sms, .voice])
         try f.apply(.start(simSwapped: nil))
         f.advance(60)
-        let events = try f.decide(.timerFired(step: 0)).events
+        let events = f.decide(.timerFired(step: 0)).events
         #expect(events.contains(.stepEnded(.sms, label: .timedOut, reason: .timeout, isLast: false)))
-        let refused = try f.decide(.codeDelivery(step: 1, delivered: false, reason: "provider_undeliverable")).events
+        let refused = f.decide(.codeDelivery(step: 1, delivered: false, reason: "provider_undeliverable")).events
         #expect(refused.contains(.stepEnded(.voice, label: .failed, reason: .other("provider_undeliverable"), isLast: true)))
         #expect(refused.contains(.finished(.failed, reason: .other("provider_undeliverable"))))
         #expect(f.verification.workflow[1].reason == "provider_undeliverable")

@@ -13,24 +13,28 @@ struct WorkflowMachinePropertyTests {
     func forwardOnly(batch: Int) throws {
         for seed in (batch * 100)..<(batch * 100 + 100) {
             var random = SeededGenerator(seed: UInt64(seed))
-            var f = MachineFixture(Self.workflows.randomElement(using: &random)!)
+            let workflow = Self.workflows.randomElement(using: &random)!
+            var f = MachineFixture(workflow)
             var log = EventLog()
             log.take(try f.apply(.start(simSwapped: nil)))
             for _ in 0..<12 {
                 f.advance(Double(Int.random(in: 0...45, using: &random)))
                 let input = Self.randomInput(for: f.verification, using: &random)
                 let before = f.verification
-                let expectedRefusal = Self.refusal(input, before)
-                do {
-                    let decision = try f.decide(input)
-                    #expect(expectedRefusal == nil, "seed \(seed): \(input) was not refused")
+                let decision = f.decide(input)
+                #expect(decision.refusal == Self.refusal(input, before),
+                        "seed \(seed): \(input) refused as \(String(describing: decision.refusal))")
+                if decision.refusal == nil {
                     log.take(decision.effects)
                     Self.checkAnswer(decision, input, before, seed: seed)
-                } catch {
-                    #expect(error == expectedRefusal, "seed \(seed): \(input) refused as \(error)")
-                    #expect(f.verification == before, "a refusal changes nothing")
+                } else {
+                    #expect(f.verification == before && decision.effects.isEmpty,
+                            "a refusal changes and decides nothing")
                 }
-                Self.checkInvariants(f.verification, before: before, input: input, now: f.now, seed: seed)
+                // A resend starts its step after the last: the unused steps it passed over stay unused.
+                let resent = f.verification.workflow.count > workflow.count
+                Self.checkInvariants(f.verification, before: before, input: input, now: f.now, resent: resent,
+                                     seed: seed)
                 #expect(log.isConsistent(with: f.verification), "seed \(seed): events \(log.labels)")
             }
         }
@@ -43,6 +47,7 @@ struct WorkflowMachinePropertyTests {
             guard let active = v.state.activeStep else { return .notPending(v.status) }
             return active.index + 1 < v.workflow.count ? nil : .noNextChannel
         case .cancel: return v.status == .pending ? nil : .notPending(v.status)
+        case .resend, .approve: return v.state.activeStep == nil ? .notPending(v.status) : nil
         default: return nil
         }
     }
@@ -64,7 +69,8 @@ struct WorkflowMachinePropertyTests {
         }
     }
 
-    static func checkInvariants(_ v: Verification, before: Verification, input: WorkflowInput, now: Date, seed: Int) {
+    static func checkInvariants(_ v: Verification, before: Verification, input: WorkflowInput, now: Date, resent: Bool,
+                                seed: Int) {
         if before.status.isFinished {
             #expect(v == before, "seed \(seed): a finished verification changed on \(input)")
         }
@@ -80,7 +86,7 @@ struct WorkflowMachinePropertyTests {
         case .pending(let active):
             #expect(active.index >= (before.currentStep ?? 0), "seed \(seed): the active step moved back")
             #expect(v.workflow[active.index].status == .active)
-            #expect(v.workflow[..<active.index].allSatisfy { $0.status != .active && $0.status != .unused })
+            #expect(v.workflow[..<active.index].allSatisfy { $0.status != .active && ($0.status != .unused || resent) })
             #expect(v.workflow[(active.index + 1)...].allSatisfy { $0.status == .unused })
         case .finished:
             #expect(v.workflow.allSatisfy { $0.status != .active }, "seed \(seed): a finished verification kept an active step")
@@ -93,11 +99,15 @@ struct WorkflowMachinePropertyTests {
     static func randomInput(for v: Verification, using random: inout SeededGenerator) -> WorkflowInput {
         let step = Bool.random(using: &random) ? (v.currentStep ?? 0) : Int.random(in: 0..<v.workflow.count, using: &random)
         let failure = SilentFailure.allCases.randomElement(using: &random)!
+        let channel = Channel.allCases.randomElement(using: &random)!
+        let simChanged = [nil, false, true].randomElement(using: &random)!
         let inputs: [WorkflowInput] = [
             .start(simSwapped: nil), .codeIssued(step: step, hash: [UInt8(step)]),
             .codeDelivery(step: step, delivered: Bool.random(using: &random), reason: nil),
             .codeSubmitted(matches: Bool.random(using: &random)), .codeSubmitted(matches: false),
             .timerFired(step: step), .silentFailed(step: step, failure: failure), .next, .cancel, .eventRecorded,
+            .silentCheckIssued(SilentCheckReference(step: step, provider: "p", reference: "r")),
+            .providerMatched(step: step, hash: [UInt8(step)], simChanged: simChanged), .resend(on: channel), .approve,
         ]
         return inputs.randomElement(using: &random)!
     }

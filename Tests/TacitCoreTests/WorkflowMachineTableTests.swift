@@ -13,29 +13,36 @@ struct WorkflowMachineTableTests {
         let before = f
         let (input, wait) = probe.input(step: state.step)
         f.advance(wait)
-        let (decision, refusal) = Self.apply(input, to: &f)
+        let decision = f.decide(input)
         let expected = Self.expected(state, probe, before: before)
-        #expect(Expected.observed(f, decision, refusal: refusal) == expected)
-        if refusal != nil || decision?.effects.isEmpty == true, probe != .codeIssued {
+        #expect(Expected.observed(f, decision) == expected)
+        if decision.refusal != nil || decision.effects.isEmpty, probe != .codeIssued, probe != .silentCheckIssued {
             #expect(f.verification == before.verification, "an input that decides nothing changes nothing")
         }
+        if decision.refusal != nil {
+            #expect(decision.effects.isEmpty && decision.check == nil, "a refusal decides nothing")
+        }
+        let keepsReference = probe == .silentCheckIssued && state.channel == .silentAuth
+        #expect(f.verification.silentCheck == (keepsReference ? Probe.reference(step: state.step) : nil),
+                "only the active silent step keeps a provider's check")
     }
 
-    @Test("a finished verification refuses next and cancel, and takes nothing else", arguments: VerificationOutcome.allCases, Probe.allCases)
+    @Test("a finished verification refuses next, cancel, resend and approve, and takes nothing else",
+          arguments: VerificationOutcome.allCases, Probe.allCases)
     func finished(outcome: VerificationOutcome, probe: Probe) throws {
         var f = try Self.finished(outcome)
         let before = f.verification
         let (input, wait) = probe.input(step: 0)
         f.advance(wait)
-        let (decision, refusal) = Self.apply(input, to: &f)
+        let decision = f.decide(input)
         #expect(f.verification == before, "a finished verification never changes")
         switch probe {
-        case .next, .cancel: #expect(refusal == .notPending(outcome.status))
-        default: #expect(refusal == nil)
+        case .next, .cancel, .resend, .approve: #expect(decision.refusal == .notPending(outcome.status))
+        default: #expect(decision.refusal == nil)
         }
-        #expect(decision?.check == (probe == .rightCode || probe == .wrongCode ? .notPending(outcome.status) : nil))
-        #expect(decision?.effects.labels ?? [] == (probe == .eventRecorded ? ["verification:summary"] : []))
-        #expect(decision?.effects.filter { $0.event == nil }.isEmpty ?? true, "nothing but the summary again")
+        #expect(decision.check == (probe == .rightCode || probe == .wrongCode ? .notPending(outcome.status) : nil))
+        #expect(decision.effects.labels == (probe == .eventRecorded ? ["verification:summary"] : []))
+        #expect(decision.effects.filter { $0.event == nil }.isEmpty, "nothing but the summary again")
     }
 
     @Test("an unstarted verification starts, can be cancelled, and takes nothing else", arguments: Probe.allCases)
@@ -44,7 +51,7 @@ struct WorkflowMachineTableTests {
         let before = f
         let (input, wait) = probe.input(step: 0)
         f.advance(wait)
-        let (decision, refusal) = Self.apply(input, to: &f)
+        let decision = f.decide(input)
         var expected = Expected.unchanged(before)
         switch probe {
         case .start:
@@ -54,19 +61,12 @@ struct WorkflowMachineTableTests {
         case .cancel:
             expected.labels = ["verification:cancelled", "verification:summary"]
             expected.status = .cancelled
-        case .next: expected.refusal = .notPending(.pending)
+        case .next, .resend, .approve: expected.refusal = .notPending(.pending)
         case .rightCode, .wrongCode: expected.check = .notPending(.pending)
         default: break
         }
-        #expect(Expected.observed(f, decision, refusal: refusal) == expected)
-    }
-
-    static func apply(_ input: WorkflowInput, to f: inout MachineFixture) -> (WorkflowDecision?, WorkflowRefusal?) {
-        do {
-            return (try f.decide(input), nil)
-        } catch {
-            return (nil, error)
-        }
+        #expect(Expected.observed(f, decision) == expected)
+        if probe != .start && probe != .cancel { #expect(f.verification == before.verification) }
     }
 
     /// A verification that ended with `outcome`, reached through the machine.

@@ -32,14 +32,58 @@ struct WorkflowMachineTests {
         try f.apply(.start(simSwapped: nil))
         try f.apply(.codeIssued(step: 0, hash: [9]))
         var machine = WorkflowMachine(f.verification, now: f.now)
-        #expect(try machine.handle(.codeSubmitted(matches: true)).check == .completed)
+        let decision = machine.handle(.codeSubmitted(matches: true))
+        #expect(decision.check == .completed)
         f.verification = machine.verification
         #expect(f.verification.status == .completed)
         #expect(f.statuses == [.completed, .unused])
         #expect(f.verification.codeHash == nil, "a code is single-use")
-        #expect(machine.effects.labels.last == "verification:summary")
-        #expect(machine.effects.webhooks == [.completed])
-        #expect(machine.effects.contains(.cancelTimer))
+        #expect(decision.effects.labels.last == "verification:summary")
+        #expect(decision.effects.webhooks == [.completed])
+        #expect(decision.effects.contains(.cancelTimer))
+    }
+
+    @Test("a decision carries only what its own input decided: the machine keeps no effects between inputs")
+    func decisionsAreSeparate() {
+        let f = MachineFixture([.sms, .voice])
+        var machine = WorkflowMachine(f.verification, now: f.now)
+        #expect(machine.handle(.start(simSwapped: nil)).effects.labels == ["verification:started", "sms:started"])
+        #expect(machine.handle(.codeIssued(step: 0, hash: [3])).effects == [.sendMessage(step: 0, channel: .sms)])
+        #expect(machine.handle(.eventRecorded) == WorkflowDecision(), "a pending verification records no summary again")
+        let cancelled = machine.handle(.cancel)
+        #expect(cancelled.effects.labels == ["sms:cancelled", "verification:cancelled", "verification:summary"])
+        #expect(machine.handle(.cancel) == WorkflowDecision(refusal: .notPending(.cancelled)),
+                "a refusal decides nothing")
+    }
+
+    @Test("a resend skips the active step for a new one on the asked channel, with a fresh deadline and code slot")
+    func resendStartsNewStep() throws {
+        var f = MachineFixture([.sms])
+        try f.apply(.start(simSwapped: nil))
+        try f.apply(.codeIssued(step: 0, hash: [1]))
+        #expect(f.check(false) == .wrongCode(attemptsRemaining: 4))
+        f.advance(20)
+        let effects = try f.apply(.resend(on: .voice))
+        #expect(effects.labels == ["sms:skipped", "voice:started"])
+        #expect(effects.started == [.voice] && effects.webhooks == [.channelStarted],
+                "the skipped step sends no failure webhook")
+        #expect(f.statuses == [.failed, .active])
+        #expect(f.verification.workflow[0].endReason == .skipped)
+        let deadline = MachineFixture.start.addingTimeInterval(80)
+        #expect(f.verification.state == .pending(ActiveStep(index: 1, deadline: deadline)))
+        #expect(f.check(false) == .wrongCode(attemptsRemaining: 3), "wrong codes entered before still count")
+    }
+
+    @Test("approve completes the active step without a code; neither it nor a resend moves a finished verification")
+    func approveCompletes() throws {
+        var f = MachineFixture([.sms, .voice])
+        try f.apply(.start(simSwapped: nil))
+        let effects = try f.apply(.approve)
+        #expect(effects.labels == ["sms:completed", "verification:completed", "verification:summary"])
+        #expect(effects.webhooks == [.completed] && effects.contains(.cancelTimer))
+        #expect(f.statuses == [.completed, .unused] && f.verification.status == .completed)
+        #expect(throws: WorkflowRefusal.notPending(.completed)) { try f.apply(.approve) }
+        #expect(throws: WorkflowRefusal.notPending(.completed)) { try f.apply(.resend(on: .sms)) }
     }
 
     @Test("the summary is recorded again only once the verification has finished, and changes nothing else")
@@ -47,12 +91,10 @@ struct WorkflowMachineTests {
         var f = MachineFixture([.sms])
         try f.apply(.start(simSwapped: nil))
         var pending = WorkflowMachine(f.verification, now: f.now)
-        pending.summarizeAgainIfFinished()
-        #expect(pending.effects.isEmpty)
+        #expect(pending.handle(.eventRecorded).effects.isEmpty)
         try f.apply(.cancel)
         var finished = WorkflowMachine(f.verification, now: f.now)
-        finished.summarizeAgainIfFinished()
-        #expect(finished.effects.labels == ["verification:summary"])
+        #expect(finished.handle(.eventRecorded).effects.labels == ["verification:summary"])
         #expect(finished.verification == f.verification)
     }
 

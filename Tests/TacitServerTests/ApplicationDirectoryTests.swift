@@ -64,11 +64,11 @@ struct ApplicationDirectoryTests {
         let store = try Self.store(kind, in: directory)
         try await store.migrate()
         store.protect(with: ServerSecrets(master: Array(repeating: 3, count: 32)).fieldProtection)
+        let state = VerificationState(status: .pending, currentStep: 0, deadline: Date().addingTimeInterval(60),
+                                      codeHash: nil, codeStep: nil)
         var verification = Verification(id: "vf_shop", phoneNumber: "+99012345670", options: VerificationOptions(workflow: [.sms]),
-                                        clientTokenHash: [], createdAt: Date())
+                                        clientTokenHash: [], createdAt: Date(), state: state)
         verification.applicationId = "app_shop"
-        verification.state = VerificationState(status: .pending, currentStep: 0, deadline: Date().addingTimeInterval(60),
-                                               codeHash: nil, codeStep: nil)
         _ = try await store.insert(verification, events: [], at: Date(), idempotency: nil)
         #expect(try await store.pendingVerification(phoneNumber: "+99012345670", application: "app_shop") == "vf_shop")
         #expect(try await store.pendingVerification(phoneNumber: "+99012345670", application: "app_other") == nil)

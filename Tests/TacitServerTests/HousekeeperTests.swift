@@ -15,9 +15,9 @@ struct HousekeeperTests {
         _ = try await store.consume("short", RateLimit(3, per: 60), at: start)
         _ = try await store.consume("long", RateLimit(3, per: 3_600), at: start)
         for (id, key, age) in [("a", "old", 900.0), ("b", "young", 0.0)] {
-            var verification = Verification(id: id, phoneNumber: "+9901234567" + String(id == "a" ? 1 : 2),
-                                            options: VerificationOptions(), clientTokenHash: [], createdAt: start)
-            verification.state = .finished(.cancelled)
+            let verification = Verification(id: id, phoneNumber: "+9901234567" + String(id == "a" ? 1 : 2),
+                                            options: VerificationOptions(), clientTokenHash: [], createdAt: start,
+                                            state: .finished(.cancelled))
             let record = IdempotencyRecord(key: key, requestHash: [1], status: 0, sealedBody: [],
                                            createdAt: start.addingTimeInterval(-age))
             _ = try await store.insert(verification, events: [], at: start, idempotency: record)

@@ -46,9 +46,10 @@ struct RetentionSweepTests {
 
     static func verification(_ id: String, finished: Bool) -> Verification {
         var verification = Verification(id: id, phoneNumber: "+99012345670", options: VerificationOptions(workflow: [.sms]),
-                                        clientTokenHash: [], createdAt: now.addingTimeInterval(finished ? -40 * 86_400 : 0))
+                                        clientTokenHash: [],
+                                        createdAt: now.addingTimeInterval(finished ? -40 * 86_400 : 0),
+                                        state: finished ? .finished(.cancelled) : .unstarted)
         if finished {
-            verification.state = .finished(.cancelled)
             verification.endedAt = now.addingTimeInterval(-31 * 86_400)
         }
         return verification

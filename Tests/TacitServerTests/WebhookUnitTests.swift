@@ -84,7 +84,9 @@ struct WebhookUnitTests {
 
         await #expect(throws: (any Error).self) {
             _ = try await store.update(id: "vf_atomic", at: now) { verification in
-                verification.state = .finished(.cancelled)
+                var machine = WorkflowMachine(verification, now: now)
+                _ = machine.handle(.cancel)
+                verification = machine.verification
                 // The second row reuses an id, so its insert fails after the change and the first row were written.
                 var again = row
                 again.id = "msg_two"

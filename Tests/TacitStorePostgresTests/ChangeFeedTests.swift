@@ -56,7 +56,7 @@ struct ChangeFeedTests {
                                             outbox: [twice, twice], at: Self.now, idempotency: nil)
             }
             _ = try await writer.update(id: "a", at: Self.now) { v in
-                v.state = .pending(ActiveStep(index: 0, deadline: Self.now.addingTimeInterval(90)))
+                v = TwoInstanceTests.verification("a", deadline: 90, lastSeq: v.lastSeq)
                 return StoreChange(())
             }
             _ = try await writer.update(id: "a", at: Self.now) { _ in StoreChange((), events: [EventDraft("x:four", note: "four")]) }

@@ -17,10 +17,14 @@ struct TwoInstanceTests {
         (first, second) = try await PostgresCluster.makeProtectedPair()
     }
 
-    static func verification(_ id: String, _ number: String = "+99012345670") -> Verification {
-        var v = Verification(id: id, phoneNumber: number, options: VerificationOptions(workflow: [.sms]), clientTokenHash: [7], createdAt: now)
+    /// A pending SMS verification as a store keeps one: its state restored, the deadline `deadline` seconds away.
+    static func verification(_ id: String, _ number: String = "+99012345670", deadline: TimeInterval = 60,
+                             lastSeq: Int = 0) -> Verification {
+        let state = VerificationState.pending(ActiveStep(index: 0, deadline: now.addingTimeInterval(deadline)))
+        var v = Verification(id: id, phoneNumber: number, options: VerificationOptions(workflow: [.sms]),
+                             clientTokenHash: [7], createdAt: now, state: state)
         v.workflow[0].status = .active
-        v.state = .pending(ActiveStep(index: 0, deadline: now.addingTimeInterval(60)))
+        v.lastSeq = lastSeq
         return v
     }
 
@@ -34,7 +38,9 @@ struct TwoInstanceTests {
                 group.addTask {
                     try await store.update(id: "a", at: Self.now) { v in
                         guard v.status == .pending else { return StoreChange(false) }
-                        v.state = .finished(.completed)
+                        var machine = WorkflowMachine(v, now: Self.now)
+                        _ = machine.handle(.approve)
+                        v = machine.verification
                         return StoreChange(true, events: [EventDraft("x:completed", note: "completed")])
                     }?.result ?? false
                 }

@@ -20,8 +20,7 @@ struct RetentionStoreContractTests {
                                                    payload: [1], createdAt: at)] } ?? []
         _ = try await store.insert(StoreContractTests.verification(id, number), events: drafts, at: at, idempotency: nil)
         _ = try await store.update(id: id, at: at) { v in
-            v.state = .finished(.cancelled)
-            v.endedAt = at
+            v = StoreContractTests.cancelled(v, at: at)
             return StoreChange((), events: [EventDraft("x:end", note: "end")], outbox: messages)
         }
         if let outbox, outbox != .pending {

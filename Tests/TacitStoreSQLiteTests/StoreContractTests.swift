@@ -41,11 +41,23 @@ struct StoreContractTests {
 
     static let now = Date(timeIntervalSince1970: 1_796_000_000)
 
-    static func verification(_ id: String, _ number: String = "+99012345670") -> Verification {
-        var v = Verification(id: id, phoneNumber: number, options: VerificationOptions(workflow: [.sms]), clientTokenHash: [7, 7], createdAt: now)
+    /// A pending SMS verification as a store keeps one: its state restored, the deadline `deadline` seconds away.
+    static func verification(_ id: String, _ number: String = "+99012345670", deadline: TimeInterval = 60,
+                             lastSeq: Int = 0) -> Verification {
+        let state = VerificationState.pending(ActiveStep(index: 0, deadline: now.addingTimeInterval(deadline)))
+        var v = Verification(id: id, phoneNumber: number, options: VerificationOptions(workflow: [.sms]),
+                             clientTokenHash: [7, 7], createdAt: now, state: state)
         v.workflow[0].status = .active
-        v.state = .pending(ActiveStep(index: 0, deadline: now.addingTimeInterval(60)))
+        v.lastSeq = lastSeq
         return v
+    }
+
+    /// `v` cancelled at `at` by the workflow machine.
+    static func cancelled(_ v: Verification, at: Date = now) -> Verification {
+        var machine = WorkflowMachine(v, now: at)
+        // The tests cancel pending verifications only: a refusal would leave `v` as it was.
+        _ = machine.handle(.cancel)
+        return machine.verification
     }
 
     @Test("a verification reads back as it was written", arguments: Kind.allCases)
@@ -72,7 +84,7 @@ struct StoreContractTests {
             _ = try await store.insert(Self.verification("b"), events: [], at: Self.now, idempotency: nil)
         }
         _ = try await store.update(id: "a", at: Self.now) { v in
-            v.state = .finished(.cancelled)
+            v = Self.cancelled(v)
             return StoreChange(())
         }
         _ = try await store.insert(Self.verification("b"), events: [], at: Self.now, idempotency: nil)
@@ -123,8 +135,7 @@ struct StoreContractTests {
     @Test("deadlines list pending timers soonest first", arguments: Kind.allCases)
     func deadlines(kind: Kind) async throws {
         let (store, _) = try await Self.make(kind)
-        var late = Self.verification("late", "+99012345671")
-        late.state = .pending(ActiveStep(index: 0, deadline: Self.now.addingTimeInterval(500)))
+        let late = Self.verification("late", "+99012345671", deadline: 500)
         _ = try await store.insert(late, events: [], at: Self.now, idempotency: nil)
         _ = try await store.insert(Self.verification("soon", "+99012345672"), events: [], at: Self.now, idempotency: nil)
         #expect(try await store.deadlines(limit: 10).map(\.id) == ["soon", "late"])
@@ -136,7 +147,7 @@ struct StoreContractTests {
         _ = try await store.insert(Self.verification("a", "+99012345671"), events: [], at: Self.now, idempotency: nil)
         _ = try await store.insert(Self.verification("b", "+99012345672"), events: [], at: Self.now, idempotency: nil)
         _ = try await store.update(id: "a", at: Self.now) { v in
-            v.state = .pending(ActiveStep(index: 0, deadline: Self.now.addingTimeInterval(900)))
+            v = Self.verification(v.id, v.phoneNumber, deadline: 900, lastSeq: v.lastSeq)
             return StoreChange(())
         }
         _ = try await store.update(id: "b", at: Self.now) { v in
@@ -177,8 +188,7 @@ struct StoreContractTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<1_010 {
                 group.addTask {
-                    var v = Self.verification("v\(index)", "+9901234\(String(format: "%05d", index))")
-                    v.state = .finished(.cancelled)
+                    let v = Self.cancelled(Self.verification("v\(index)", "+9901234\(String(format: "%05d", index))"))
                     let age: TimeInterval = index < 1_005 ? 100 : 0
                     let record = IdempotencyRecord(key: "k\(index)", requestHash: [1], status: 0, sealedBody: [],
                                                    createdAt: Self.now.addingTimeInterval(-age))

@@ -30,9 +30,9 @@ extension WorkflowRunner {
         metrics.sent(channel, accepted: result.isAccepted)
         let input = WorkflowInput.codeDelivery(step: row.step, delivered: result.isAccepted, reason: result.reason)
         let hops = ProviderHopNotes.drafts(result.attempts, channel: channel)
-        let outcome = try? await transition(row.verificationId, events: hops, sendsDone: [row.id]) { machine in
-            if !hops.isEmpty, machine.verification.status != .pending { return machine.summarizeAgainIfFinished() }
-            try machine.handle(input)
+        let outcome = try? await transition(row.verificationId, events: hops, sendsDone: [row.id]) { turn in
+            // Neither input is ever refused.
+            try turn.handle(!hops.isEmpty && turn.verification.status != .pending ? .eventRecorded : input)
         }
         return outcome.map { Performed(verification: $0.verification, checkURL: $0.checkURL) }
     }

@@ -6,22 +6,22 @@ extension WorkflowRunner {
     /// events, worded by `Notes` as they are decided.
     struct Transcript {
         private(set) var drafts: [EventDraft]
-        /// How many of the machine's effects have been looked at for events.
+        /// How many of the turn's effects have been looked at for events.
         private var worded = 0
 
         init(_ drafts: [EventDraft] = []) {
             self.drafts = drafts
         }
 
-        /// Words the events the machine decided since the last call.
-        mutating func catchUp(_ machine: WorkflowMachine) {
-            drafts += machine.effects[worded...].compactMap(\.event).map(Notes.draft)
-            worded = machine.effects.count
+        /// Words the events the turn's decisions asked for since the last call.
+        mutating func catchUp(_ turn: Turn) {
+            drafts += turn.effects[worded...].compactMap(\.event).map(Notes.draft)
+            worded = turn.effects.count
         }
 
         /// Records drafts from outside the machine after everything it decided so far.
-        mutating func record(_ extra: [EventDraft], after machine: WorkflowMachine) {
-            catchUp(machine)
+        mutating func record(_ extra: [EventDraft], after turn: Turn) {
+            catchUp(turn)
             drafts += extra
         }
     }

@@ -6,7 +6,8 @@ import TacitStore
 /// Carries out what the workflow machine decides. Every driver (API call, timer,
 /// operator callback, device) reaches a verification through `transition`, so each
 /// change, its events and its webhook outbox rows commit in one store transaction,
-/// then the effects are carried out.
+/// then the effects are carried out: only those the machine's decisions returned,
+/// which a `Turn` keeps.
 public final class WorkflowRunner: Sendable {
     let store: any VerificationStore
     public let clock: any TacitClock
@@ -63,36 +64,38 @@ public final class WorkflowRunner: Sendable {
             swapped = await simSwap.swapped(phoneNumber: draft.phoneNumber, maxAgeHours: policy.maxAgeHours)
         }
         let now = clock.now()
-        var machine = WorkflowMachine(draft, now: now, limits: faces.rules(for: draft.face).attempts)
+        var turn = Turn(draft, now: now, limits: faces.rules(for: draft.face).attempts)
         var transcript = Transcript(events)
-        _ = try? machine.handle(.start(simSwapped: swapped))
-        let checkURL = await beginSilentChecks(&machine, transcript: &transcript)
-        let codes = try issueCodes(&machine)
-        transcript.catchUp(machine)
-        let outbox = webhooks.outbox(for: machine.effects, verification: machine.verification, at: now)
-        let queued = try queuedSends(machine.effects, codes: codes, verificationId: draft.id, at: now)
+        // A new verification is never refused its start; were it, the create would fail, not store it unstarted.
+        try turn.handle(.start(simSwapped: swapped))
+        let checkURL = try await beginSilentChecks(&turn, transcript: &transcript)
+        let codes = try issueCodes(&turn)
+        transcript.catchUp(turn)
+        let outbox = webhooks.outbox(for: turn.effects, verification: turn.verification, at: now)
+        let queued = try queuedSends(turn.effects, codes: codes, verificationId: draft.id, at: now)
         // Fixed before the worker is woken, so the wait's bound counts from the commit at the latest.
         let sendDeadline = clock.now().addingTimeInterval(sends.waitBound)
-        let written = try await store.insert(machine.verification, events: transcript.drafts, outbox: outbox, sends: queued,
-                                             at: now, idempotency: idempotency)
+        let written = try await store.insert(turn.verification, events: transcript.drafts, outbox: outbox,
+                                             sends: queued, at: now, idempotency: idempotency)
         hub.publish(written)
         if !outbox.isEmpty { outboxWritten() }
-        sends.hand(queued, verification: machine.verification)
+        sends.hand(queued, verification: turn.verification)
         metrics.started()
         // The silent checks were begun above, before the insert.
-        let after = machine.effects.filter { !$0.isSilentBegin }
-        let performed = await perform(after, for: machine.verification, sendDeadline: sendDeadline)
+        let after = turn.effects.filter { !$0.isSilentBegin }
+        let performed = await perform(after, for: turn.verification, sendDeadline: sendDeadline)
         return Outcome(result: (), verification: performed.verification, checkURL: performed.checkURL ?? checkURL)
     }
 
-    /// Applies `body` to the verification's machine in one transaction, then carries out the effects.
-    /// nil when the id is unknown.
+    /// Applies `body` to a turn of the verification's machine in one transaction, then carries out
+    /// the effects its decisions returned. A refusal `body` lets through rolls the transaction back
+    /// and reaches the caller. nil when the id is unknown.
     @discardableResult
     public func transition<T: Sendable>(
         _ id: String, events extra: [EventDraft] = [], sendsDone: [String] = [],
-        _ body: @escaping @Sendable (inout WorkflowMachine) throws -> T
+        _ body: @escaping @Sendable (inout Turn) throws -> T
     ) async throws -> Outcome<T>? {
-        try await recordingTransition(id, sendsDone: sendsDone) { machine in (try body(&machine), extra) }
+        try await recordingTransition(id, sendsDone: sendsDone) { turn in (try body(&turn), extra) }
     }
 
     /// Like `transition`, but `body` also says which events to record before the
@@ -101,23 +104,23 @@ public final class WorkflowRunner: Sendable {
     /// `rates` gives the counters the change moves, from its result, in the same transaction.
     func recordingTransition<T: Sendable>(
         _ id: String, sendsDone: [String] = [], rates: @escaping @Sendable (T) -> [RateChange] = { _ in [] },
-        _ body: @escaping @Sendable (inout WorkflowMachine) throws -> (T, [EventDraft])
+        _ body: @escaping @Sendable (inout Turn) throws -> (T, [EventDraft])
     ) async throws -> Outcome<T>? {
         let now = clock.now()
         let sendDeadline = now.addingTimeInterval(sends.waitBound)
         let webhooks = self.webhooks
         let update = try await store.update(id: id, at: now) { [self] verification in
-            var machine = WorkflowMachine(verification, now: now,
-                                          limits: faces.rules(for: verification.face).attempts)
-            let (result, extra) = try body(&machine)
-            let codes = try issueCodes(&machine)
-            verification = machine.verification
+            var turn = Turn(verification, now: now, limits: faces.rules(for: verification.face).attempts)
+            let (result, extra) = try body(&turn)
+            let codes = try issueCodes(&turn)
+            verification = turn.verification
             var transcript = Transcript(extra)
-            transcript.catchUp(machine)
-            let outbox = webhooks.outbox(for: machine.effects, verification: machine.verification, at: now)
-            let queued = try queuedSends(machine.effects, codes: codes, verificationId: id, at: now)
-            return StoreChange(Applied(result: result, effects: machine.effects, wroteOutbox: !outbox.isEmpty, queued: queued),
-                               events: transcript.drafts, outbox: outbox, sends: queued, sendsDone: sendsDone, rates: rates(result))
+            transcript.catchUp(turn)
+            let outbox = webhooks.outbox(for: turn.effects, verification: turn.verification, at: now)
+            let queued = try queuedSends(turn.effects, codes: codes, verificationId: id, at: now)
+            let applied = Applied(result: result, effects: turn.effects, wroteOutbox: !outbox.isEmpty, queued: queued)
+            return StoreChange(applied, events: transcript.drafts, outbox: outbox, sends: queued, sendsDone: sendsDone,
+                               rates: rates(result))
         }
         guard let update else { return nil }
         hub.publish(update.events)
@@ -147,18 +150,19 @@ public final class WorkflowRunner: Sendable {
         let secrets = self.secrets
         let tally = FailedCheckTally.current
         do {
-            guard let outcome = try await recordingTransition(id, rates: { tally?.changes(for: $0) ?? [] }, { machine in
-                let v = machine.verification
+            guard let outcome = try await recordingTransition(id, rates: { tally?.changes(for: $0) ?? [] }, { turn in
+                let v = turn.verification
                 // Throwing rolls the transaction back, so a late check leaves no event after the summary.
                 guard v.status == .pending else { throw WorkflowRefusal.notPending(v.status) }
                 // A check that ends at its provider is judged by the provider, not by a hash here.
-                if let check = machine.activeSilentCheck { throw CompletesAtProvider(check: check) }
+                if let check = turn.activeSilentCheck { throw CompletesAtProvider(check: check) }
                 let events = try prepare(v)
                 var matches = false
                 if let active = v.state.activeStep, let stored = active.codeHash {
                     matches = try secrets.codeMatches(stored, code: code, verificationId: v.id, step: active.index)
                 }
-                let decision = try machine.handle(.codeSubmitted(matches: matches))
+                // `.codeSubmitted` is never refused: the check's answer, `.notPending` too, is in the decision.
+                let decision = try turn.handle(.codeSubmitted(matches: matches))
                 return (decision.check ?? .notPending(v.status), events)
             }) else { return nil }
             tally?.markCommitted()
@@ -175,9 +179,9 @@ public final class WorkflowRunner: Sendable {
     /// the verification now has is armed again. Either way no pending step loses its timer.
     func timerFired(_ id: String) async {
         do {
-            let outcome = try await transition(id) { machine in
-                guard let step = machine.verification.currentStep else { return }
-                try machine.handle(.timerFired(step: step))
+            let outcome = try await transition(id) { turn in
+                guard let step = turn.verification.currentStep else { return }
+                try turn.handle(.timerFired(step: step))
             }
             if let current = outcome?.verification, current.status == .pending, let deadline = current.deadline { timers.schedule(id, at: deadline) }
         } catch {
@@ -194,15 +198,18 @@ public final class WorkflowRunner: Sendable {
         var queued: [QueuedSend]
     }
 
-    /// Makes a code for every code step the machine started and keeps its keyed hash
+    /// Makes a code for every code step the turn started and keeps its keyed hash
     /// in the same transaction, so a code exists in the store before it is sent.
     /// Returns the codes in clear by step, to be sealed into their send rows only (`.sendMessage`).
-    func issueCodes(_ machine: inout WorkflowMachine) throws(CryptoError) -> [Int: String] {
+    func issueCodes(_ turn: inout Turn) throws -> [Int: String] {
         var issued: [Int: String] = [:]
-        for case .issueCode(let step, _) in machine.effects {
-            let code = codes.generate(machine.verification.codeLength)
-            let hash = try secrets.codeHash(code, verificationId: machine.verification.id, step: step)
-            _ = try? machine.handle(.codeIssued(step: step, hash: hash))
+        // By index: the turn's effects grow as codes are issued, and are never copied to be read.
+        for index in turn.effects.indices {
+            guard case .issueCode(let step, _) = turn.effects[index] else { continue }
+            let code = codes.generate(turn.verification.codeLength)
+            let hash = try secrets.codeHash(code, verificationId: turn.verification.id, step: step)
+            // `.codeIssued` is never refused; were it, the transaction would roll back with the refusal.
+            try turn.handle(.codeIssued(step: step, hash: hash))
             issued[step] = code
         }
         return issued

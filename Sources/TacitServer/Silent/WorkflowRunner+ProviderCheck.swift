@@ -31,15 +31,15 @@ extension WorkflowRunner {
         let verdict = await provider?.verdict(for: submission)
         let hash = try secrets.codeHash(Token.generate(prefix: "sa_", bytes: 16), verificationId: id, step: check.step)
         let hop = SilentHopNotes.verdict(check.provider, verdict)
-        return try await recordingTransition(id) { machine -> (ProviderCheckResult, [EventDraft]) in
-            guard machine.activeSilentCheck == check else { return (.inactive, []) }
+        return try await recordingTransition(id) { turn -> (ProviderCheckResult, [EventDraft]) in
+            guard turn.activeSilentCheck == check else { return (.inactive, []) }
             guard let verdict, verdict.result == .match else {
                 let failure = verdict.map { Self.failure(for: $0.result) } ?? .unavailable
-                try machine.handle(.silentFailed(step: check.step, failure: failure))
+                try turn.handle(.silentFailed(step: check.step, failure: failure))
                 return (.failed(failure), events + [hop])
             }
-            machine.providerMatched(step: check.step, hash: hash, simChanged: verdict.simChanged)
-            return (machine.verification.status == .completed ? .completed : .blocked, events + [hop])
+            try turn.handle(.providerMatched(step: check.step, hash: hash, simChanged: verdict.simChanged))
+            return (turn.verification.status == .completed ? .completed : .blocked, events + [hop])
         }?.result
     }
 

@@ -6,25 +6,26 @@ extension WorkflowRunner {
     /// each answer (a check URL, or a failure that moves on to the next step) commits
     /// with the verification in one transaction. That is a property of the create, not
     /// of a step: whichever step is silent. Returns the check URL when one was issued.
-    func beginSilentChecks(_ machine: inout WorkflowMachine, transcript: inout Transcript) async -> String? {
+    func beginSilentChecks(_ turn: inout Turn, transcript: inout Transcript) async throws(WorkflowRefusal) -> String? {
         var checkURL: String?
         var looked = 0
-        while let found = machine.effects[looked...].firstIndex(where: \.isSilentBegin) {
+        while let found = turn.effects[looked...].firstIndex(where: \.isSilentBegin) {
             looked = found + 1
-            guard case .beginSilentCheck(let step, let expiresAt) = machine.effects[found] else { continue }
-            let v = machine.verification
+            guard case .beginSilentCheck(let step, let expiresAt) = turn.effects[found] else { continue }
+            let v = turn.verification
             let request = SilentCheckRequest(verificationId: v.id, step: step, phoneNumber: v.phoneNumber, expiresAt: expiresAt)
+            // Neither input below is ever refused; were one, the create would fail with the refusal.
             switch await silent.begin(request) {
             case .issued(let url, let events):
-                transcript.record(events, after: machine)
+                transcript.record(events, after: turn)
                 checkURL = url
             case .issuedAtProvider(let challenge, let events):
-                transcript.record(events, after: machine)
-                machine.recordSilentCheck(challenge.reference(step: step))
+                transcript.record(events, after: turn)
+                try turn.handle(.silentCheckIssued(challenge.reference(step: step)))
                 checkURL = challenge.checkURL
             case .failed(let failure, let events):
-                transcript.record(events, after: machine)
-                _ = try? machine.handle(.silentFailed(step: step, failure: failure))
+                transcript.record(events, after: turn)
+                try turn.handle(.silentFailed(step: step, failure: failure))
             }
         }
         return checkURL
@@ -38,15 +39,16 @@ extension WorkflowRunner {
         let request = SilentCheckRequest(verificationId: verification.id, step: step,
                                          phoneNumber: verification.phoneNumber, expiresAt: expiresAt)
         let answer = await silent.begin(request)
-        let outcome = try? await recordingTransition(verification.id) { machine -> (Bool, [EventDraft]) in
-            guard machine.verification.isSilentStepActive(step) else { return (false, []) }
+        // nil when the store can't take the answer now; neither input below is ever refused.
+        let outcome = try? await recordingTransition(verification.id) { turn -> (Bool, [EventDraft]) in
+            guard turn.verification.isSilentStepActive(step) else { return (false, []) }
             switch answer {
             case .issued(_, let events): return (true, events)
             case .issuedAtProvider(let challenge, let events):
-                machine.recordSilentCheck(challenge.reference(step: step))
+                try turn.handle(.silentCheckIssued(challenge.reference(step: step)))
                 return (true, events)
             case .failed(let failure, let events):
-                try machine.handle(.silentFailed(step: step, failure: failure))
+                try turn.handle(.silentFailed(step: step, failure: failure))
                 return (false, events)
             }
         }

@@ -1,6 +1,6 @@
 import Foundation
 import TacitCrypto
-import TacitServer
+import TacitProviderKit
 
 /// What Verify v2's silent authentication needs (SPEC §8): the Vonage application whose
 /// RS256 JWT signs every call, and the API's base URL. Verify takes no sender, so an

@@ -24,8 +24,10 @@ public struct TwilioCallbackRoute: ProviderCallback {
         authToken = settings.values[TwilioSettings.authTokenSetting].flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// ``path``, as the protocol asks.
     public var path: String { Self.path }
 
+    /// Verifies the request with the secret and reads its report.
     public func read(_ request: HTTPRequest, context: CallbackContext) throws(CallbackRejection) -> CallbackReading {
         guard let authToken else { throw .unconfigured }
         let url = TwilioCallback.signedURL(base: context.baseURL, path: request.path, query: request.query)

@@ -12,7 +12,9 @@ import TacitProviderKit
 public struct VonageCallbackRoute: ProviderCallback {
     /// The path Tacit hands Vonage as its callback URL's.
     public static let path = "/v1/callbacks/vonage"
+    /// The secret Vonage signs callbacks with, as given in its dashboard.
     public static let signatureSecretSetting = "TACIT_VONAGE_SIGNATURE_SECRET"
+    /// The account's signature method for SMS API receipts.
     public static let signatureMethodSetting = "TACIT_VONAGE_SIGNATURE_METHOD"
     /// How old a signed callback (`iat`, `timestamp`) may be.
     static let maxAge: TimeInterval = 300
@@ -42,8 +44,10 @@ public struct VonageCallbackRoute: ProviderCallback {
         }
     }
 
+    /// ``path``, as the protocol asks.
     public var path: String { Self.path }
 
+    /// Verifies the request with the secret and reads its report.
     public func read(_ request: HTTPRequest, context: CallbackContext) throws(CallbackRejection) -> CallbackReading {
         guard let secret else { throw .unconfigured }
         let authorization = request.header("authorization")

@@ -5,7 +5,9 @@ import TacitCore
 /// Tacit hands it to providers in the form each allows (a `client_ref`, a `ref` query
 /// parameter of the status callback URL), written `<request_id>:<step>`.
 public struct CallbackReference: Equatable, Sendable {
+    /// The verification's id.
     public var verificationId: String
+    /// The step's index in the workflow, 0 to 9.
     public var step: Int
 
     /// The reference to step `step` of verification `verificationId`.

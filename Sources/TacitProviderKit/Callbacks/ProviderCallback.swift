@@ -41,6 +41,7 @@ public struct CallbackReading: Sendable {
         case silentStatus(ProviderSilentStatus)
     }
 
+    /// What the callback reports.
     public var content: Content
     /// Names the signed callback; a second one with the same key is refused as a replay.
     public var replayKey: String

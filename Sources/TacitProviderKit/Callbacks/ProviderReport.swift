@@ -15,6 +15,7 @@ public struct ProviderReport: Sendable, Equatable {
     public var reference: CallbackReference?
     /// The provider's own status word (letters, `-` and `_` only, at most 32 characters).
     public var status: String
+    /// What the status means for the step, from the provider's lists.
     public var kind: Kind
     /// The provider's id for the message or call (letters, digits, `-` and `_`, at most 64).
     public var messageId: String?

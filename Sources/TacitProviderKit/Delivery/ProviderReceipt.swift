@@ -15,10 +15,13 @@ public struct ProviderReceipt: Sendable, Equatable {
 
     /// The provider's route name.
     public var provider: String
+    /// The verification the message was sent for.
     public var verificationId: String
+    /// The step the message was sent for.
     public var step: Int
     /// The provider's own status word (`delivrd`, `undeliv`…), lower-cased on the timeline.
     public var status: String
+    /// What the status means for the step.
     public var outcome: Outcome
     /// The provider's id for the message.
     public var messageId: String?

@@ -8,6 +8,7 @@ public struct RoutedProvider: Sendable {
     public var name: String
     /// The channels the provider carries as configured.
     public var channels: Set<Channel>
+    /// Sends the provider's messages.
     public var sender: any MessageSender
 
     /// A provider named `name` that carries `channels` through `sender`.

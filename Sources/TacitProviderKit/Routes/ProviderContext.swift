@@ -7,6 +7,7 @@ public struct ProviderContext: Sendable {
     /// The verification with the id, nil when there is none; throws when the store can't say.
     /// A route reads no more of the store than this.
     public let verification: @Sendable (_ id: String) async throws -> Verification?
+    /// The clock the server runs on.
     public let clock: any TacitClock
     /// This server's base URL; meaningful once it listens, which is before any request.
     public let baseURL: @Sendable () -> String

@@ -12,5 +12,6 @@ public protocol ProviderMount: Sendable {
 }
 
 extension ProviderMount {
+    /// Does nothing: most providers don't need to know.
     public func listening(at baseURL: String) {}
 }

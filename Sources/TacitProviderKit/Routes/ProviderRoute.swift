@@ -22,6 +22,7 @@ public struct ProviderRoute: Sendable {
     public var method: String
     /// The path pattern, with `:name` segments, as the application's router takes it.
     public var pattern: String
+    /// Who may call the route.
     public var exposure: Exposure
     /// Answers the request; a ``ProviderProblem`` it throws becomes its problem+json answer.
     public var handler: Handler

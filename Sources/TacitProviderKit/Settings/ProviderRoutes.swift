@@ -13,8 +13,11 @@ public struct ProviderRoutes: Sendable, Equatable {
 
     /// A channel's route to one country.
     public struct Key: Hashable, Sendable {
+        /// The channel routed.
         public var channel: Channel
+        /// Upper-case ISO 3166 alpha-2.
         public var region: String
+        /// The key of `channel`'s route to `region` (upper-case ISO 3166 alpha-2).
         public init(channel: Channel, region: String) {
             self.channel = channel
             self.region = region
@@ -25,7 +28,9 @@ public struct ProviderRoutes: Sendable, Equatable {
     public struct Route: Sendable, Equatable {
         /// The `TACIT_ROUTE_*` name, for start-up errors.
         public var setting: String
+        /// The channel routed.
         public var channel: Channel
+        /// Route names, in failover order.
         public var providers: [String]
     }
 

@@ -9,11 +9,13 @@ public struct ProviderSetupError: Error, Sendable, Equatable, CustomStringConver
     /// What is wrong with it, in words that hold no setting's value.
     public var problem: String
 
+    /// The error for `setting`, with `problem` in words that hold no value.
     public init(setting: String, problem: String) {
         self.setting = setting
         self.problem = problem
     }
 
+    /// `<setting>: <problem>`, the line printed before exiting 2.
     public var description: String { "\(setting): \(problem)" }
 
     /// A provider that is configured only in part.

@@ -49,5 +49,6 @@ public protocol SilentVerdictReader: Sendable {
 public struct NoSilentVerdicts: SilentVerdictReader {
     /// The reader that refuses everything.
     public init() {}
+    /// nil, always.
     public func verdict(for callback: SilentCallback) async -> SilentVerdict? { nil }
 }

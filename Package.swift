@@ -33,9 +33,14 @@ let package = Package(
         .target(name: "TacitStorePostgres", dependencies: ["TacitCore", "TacitStore", "CPostgres"]),
         .target(name: "TacitHTTP", dependencies: ["CMicroHTTPD"]),
         .target(name: "TacitOperator", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP"]),
+        // What every provider plugs in through: settings, routed senders, silent readers and
+        // checks, receipts, callbacks and mounts. It knows no server and no vendor; TacitHTTP
+        // only for the requests a mounted route or a callback reads.
+        .target(name: "TacitProviderKit", dependencies: ["TacitCore", "TacitHTTP"]),
         .target(
             name: "TacitServer",
-            dependencies: ["TacitNetworking", "TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite", "TacitHTTP"],
+            dependencies: ["TacitNetworking", "TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite",
+                           "TacitHTTP", "TacitProviderKit"],
             resources: [.copy("Console"), .copy("openapi.json")]
         ),
         // The drop-in compatible APIs, each on the server's one face extension point (`CompatibleFace`).
@@ -49,21 +54,25 @@ let package = Package(
             dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitPhone", "TacitStore", "TacitServer"],
             resources: [.copy("openapi-twilio.json")]
         ),
-        // The development providers (virtual operator, handset inbox) behind the server's ports.
+        // The development providers (virtual operator, handset inbox) behind the kit's ports.
         .target(
             name: "TacitProvidersDev",
-            dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitStore", "TacitServer", "TacitOperator", "TacitKit"]
+            dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitStore", "TacitProviderKit", "TacitOperator",
+                           "TacitKit"]
         ),
-        // Twilio Programmable Messaging and Voice behind the server's sender port.
-        .target(name: "TacitProvidersTwilio", dependencies: ["TacitCore", "TacitServer"]),
-        // Vonage's SMS API behind the server's sender port.
-        .target(name: "TacitProvidersVonage", dependencies: ["TacitCore", "TacitCrypto", "TacitServer"]),
-        // tru.ID SubscriberCheck behind the server's silent-auth ports.
-        .target(name: "TacitProvidersTruID", dependencies: ["TacitCore", "TacitServer"]),
+        // Twilio Programmable Messaging and Voice, and its status callbacks, on the kit.
+        .target(name: "TacitProvidersTwilio",
+                dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitProviderKit"]),
+        // Vonage's SMS, Messages, Voice and Verify APIs, and their callbacks, on the kit.
+        .target(name: "TacitProvidersVonage",
+                dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitProviderKit"]),
+        // tru.ID SubscriberCheck behind the kit's silent-auth ports.
+        .target(name: "TacitProvidersTruID", dependencies: ["TacitCore", "TacitProviderKit"]),
         // SMPP 3.4 to any SMSC over POSIX sockets: one long-lived transceiver session.
-        .target(name: "TacitProvidersSMPP", dependencies: ["TacitCore", "TacitServer"]),
+        .target(name: "TacitProvidersSMPP", dependencies: ["TacitCore", "TacitProviderKit"]),
         // CAMARA Number Verification (silent auth) and SIM Swap (CIBA) at any operator or aggregator.
-        .target(name: "TacitProvidersCAMARA", dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitServer", "CCrypto"]),
+        .target(name: "TacitProvidersCAMARA",
+                dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitProviderKit", "CCrypto"]),
         // URLSession calls whose cancellation can't deadlock, for the SDK and the server alike.
         .target(name: "TacitNetworking"),
         .target(name: "TacitKit", dependencies: ["TacitNetworking", .target(name: "CSSL", condition: .when(platforms: [.linux]))]),
@@ -92,7 +101,7 @@ let package = Package(
         // Benchmarks/run smpp: messages/s through one SMPP session at a given window.
         .executableTarget(
             name: "tacit-smpp-bench",
-            dependencies: ["TacitCore", "TacitServer", "TacitProvidersSMPP"],
+            dependencies: ["TacitCore", "TacitProviderKit", "TacitProvidersSMPP"],
             path: "Benchmarks/SMPP"
         ),
 
@@ -105,12 +114,24 @@ let package = Package(
         .testTarget(name: "TacitOperatorTests", dependencies: ["TacitOperator", "TacitHTTP", "TacitCore", "TacitCrypto", "TacitTesting", "TacitKit"]),
         .testTarget(name: "TacitServerTests", dependencies: ["TacitNetworking", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitTesting", "TacitKit", "TacitHTTP", "TacitCore", "TacitStore", "TacitOperator", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitProvidersDev"]),
         .testTarget(name: "TacitKitTests", dependencies: ["TacitKit", "TacitServer", "TacitProvidersDev", "TacitTesting", "TacitHTTP", "TacitStoreSQLite"]),
-        .testTarget(name: "TacitProvidersTwilioTests", dependencies: ["TacitProvidersTwilio", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
-        .testTarget(name: "TacitProvidersVonageTests", dependencies: ["TacitProvidersVonage", "TacitServer", "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
-        .testTarget(name: "TacitProvidersTruIDTests", dependencies: ["TacitProvidersTruID", "TacitServer", "TacitCore", "TacitTesting"]),
-        .testTarget(name: "TacitProvidersSMPPTests", dependencies: ["TacitProvidersSMPP", "TacitServer", "TacitCore", "TacitStore", "TacitTesting"]),
-        .testTarget(name: "TacitProvidersCAMARATests", dependencies: ["TacitProvidersCAMARA", "TacitServer", "TacitCore", "TacitCrypto", "TacitTesting"]),
-        .testTarget(name: "TacitProvidersDevTests", dependencies: ["TacitProvidersDev", "TacitServer", "TacitOperator", "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),
+        .testTarget(name: "TacitProvidersTwilioTests",
+                    dependencies: ["TacitProvidersTwilio", "TacitProviderKit", "TacitServer", "TacitCore",
+                                   "TacitCrypto", "TacitStore", "TacitTesting"]),
+        .testTarget(name: "TacitProvidersVonageTests",
+                    dependencies: ["TacitProvidersVonage", "TacitProviderKit", "TacitServer", "TacitFaceVonage",
+                                   "TacitCore", "TacitCrypto", "TacitStore", "TacitTesting"]),
+        .testTarget(name: "TacitProvidersTruIDTests",
+                    dependencies: ["TacitProvidersTruID", "TacitProviderKit", "TacitServer", "TacitCore",
+                                   "TacitTesting"]),
+        .testTarget(name: "TacitProvidersSMPPTests",
+                    dependencies: ["TacitProvidersSMPP", "TacitProviderKit", "TacitServer", "TacitCore", "TacitStore",
+                                   "TacitTesting"]),
+        .testTarget(name: "TacitProvidersCAMARATests",
+                    dependencies: ["TacitProvidersCAMARA", "TacitProviderKit", "TacitServer", "TacitCore",
+                                   "TacitCrypto", "TacitTesting"]),
+        .testTarget(name: "TacitProvidersDevTests",
+                    dependencies: ["TacitProvidersDev", "TacitProviderKit", "TacitServer", "TacitOperator",
+                                   "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

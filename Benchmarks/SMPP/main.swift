@@ -9,7 +9,7 @@ import Foundation
 import Synchronization
 import TacitCore
 import TacitProvidersSMPP
-import TacitServer
+import TacitProviderKit
 
 let arguments = CommandLine.arguments
 func option(_ name: String, _ fallback: String) -> String {

@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// One CAMARA operator behind the server's ports: Number Verification as the silent
 /// provider and its verdict reader, SIM Swap as the SIM-swap checker, sharing the

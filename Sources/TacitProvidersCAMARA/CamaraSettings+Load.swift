@@ -1,6 +1,6 @@
 import Foundation
 import TacitCrypto
-import TacitServer
+import TacitProviderKit
 
 extension CamaraSettings {
     /// nil when no CAMARA setting is given. Otherwise each one is required and checked: the

@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// Reads the operator's answer at Tacit's callback: the device comes back with `code` and
 /// `state`, and only the operator, asked server to server, can say what the code is worth.

@@ -1,7 +1,7 @@
 import Foundation
 import TacitCore
 import TacitCrypto
-import TacitServer
+import TacitProviderKit
 
 /// `POST {apiRoot}/number-verification/v2/verify` (number-verification 2.1.0): does the
 /// device the token was issued to hold this number?

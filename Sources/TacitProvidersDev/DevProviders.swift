@@ -2,7 +2,7 @@ import Foundation
 import TacitCore
 import TacitCrypto
 import TacitOperator
-import TacitServer
+import TacitProviderKit
 import TacitStore
 
 /// The development providers, and the one place that names them: the virtual
@@ -24,9 +24,9 @@ public enum DevProviders {
     ///
     /// With `state` (the application's store), the operator's gateway sessions and key
     /// and the handsets' inboxes are kept there rather than in this process, so several
-    /// instances on one database continue each other's checks (docs/postgres.md#--dev-on-several-instances). A given
+    /// instances on one database continue each other's checks (docs/postgres.md#--dev-on-several-instances). A configured
     /// operator secret still names the key.
-    public static func wire(into dependencies: inout TacitApplication.Dependencies, configuration: ServerConfiguration,
+    public static func wire(into dependencies: inout some ProviderPorts, configuration: some DevModeSettings,
                             state: (any DevStateStore)? = nil) {
         let key = operatorKey(configuration)
         guard configuration.dev else {
@@ -52,7 +52,7 @@ public enum DevProviders {
     }
 
     /// The key operator answers are signed with, when a shared secret is configured.
-    static func operatorKey(_ configuration: ServerConfiguration) -> [UInt8]? {
+    static func operatorKey(_ configuration: some DevModeSettings) -> [UInt8]? {
         guard let secret = configuration.operatorSecret, !secret.isEmpty else { return nil }
         return OperatorConfiguration.key(fromSecret: secret)
     }

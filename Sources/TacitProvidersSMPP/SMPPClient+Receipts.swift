@@ -1,5 +1,5 @@
 import Foundation
-import TacitServer
+import TacitProviderKit
 
 extension SMPPClient {
     /// The engine's receipt for a `deliver_sm`, when it is a delivery receipt for a message

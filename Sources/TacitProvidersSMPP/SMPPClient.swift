@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// The one long-lived SMPP session of this process: binds as a transceiver, keeps the link
 /// alive with `enquire_link`, reconnects with a capped backoff when it drops, and turns

@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// SMPP as one routed provider. Its session is a receipt source as well as the sender's
 /// link: the composition root puts both in the application's dependencies.

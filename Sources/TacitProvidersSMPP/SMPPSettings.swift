@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// The SMSC and how Tacit binds to it (docs/providers.md#smpp): `TACIT_SMPP_HOST`, `_PORT`, `_SYSTEM_ID`,
 /// `_PASSWORD`, `_SOURCE_ADDR`, plus `_SYSTEM_TYPE`, `_WINDOW`, `_ENQUIRE_LINK_SECONDS` and

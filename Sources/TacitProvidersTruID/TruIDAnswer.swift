@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// Reads tru.ID's answers. Errors are RFC 7807 bodies whose `type` ends in a slug
 /// (`…#mno_not_supported`); only slugs and fields Tacit knows are acted on, and nothing

@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// tru.ID as one routed silent provider (SubscriberCheck v0.2): the composition root asks
 /// it for its place in the silent router, built from the provider settings.

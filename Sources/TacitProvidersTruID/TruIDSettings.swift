@@ -1,5 +1,5 @@
 import Foundation
-import TacitServer
+import TacitProviderKit
 
 /// tru.ID's settings (docs/providers.md#truid): the project's OAuth2 client credentials and the API's
 /// base URL, whose data residency (`eu`, `in`, `us`) is the project's.

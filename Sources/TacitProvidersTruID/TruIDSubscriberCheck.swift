@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// SubscriberCheck v0.2 behind both silent ports. `begin` creates a check for the number
 /// and hands the device tru.ID's `check_url`; the device opens it over mobile data and

@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// Twilio as one routed provider: the composition root (the `tacit` executable) asks it
 /// for its place in the router, built from the provider settings.

@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// Twilio Verify's Silent Network Auth behind both silent ports. `begin` creates a
 /// Verification with `Channel=sna` and hands the device its `sna.url`, which the device

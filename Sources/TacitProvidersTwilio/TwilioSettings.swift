@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// Twilio's settings (docs/providers.md#twilio): the account SID and auth token for HTTP Basic, a sender
 /// (`TACIT_TWILIO_FROM`, or a Messaging Service, which carries SMS and WhatsApp but

@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// Reads Verify's answers about an SNA verification. Only the fields Tacit acts on are
 /// read; Twilio's `message` can quote the number and goes nowhere.

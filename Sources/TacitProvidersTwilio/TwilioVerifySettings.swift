@@ -1,5 +1,5 @@
 import Foundation
-import TacitServer
+import TacitProviderKit
 
 /// Twilio Verify's settings for Silent Network Auth (docs/providers.md#twilio-verify-sna): the Verify Service the
 /// checks are made in, Verify's base URL, and the account's SID and auth token, which

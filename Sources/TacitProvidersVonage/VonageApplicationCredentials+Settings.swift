@@ -1,6 +1,6 @@
 import Foundation
 import TacitCrypto
-import TacitServer
+import TacitProviderKit
 
 extension VonageApplicationCredentials {
     /// nil when none of the application's settings is given. Otherwise every one it needs

@@ -1,7 +1,7 @@
 import Foundation
 import TacitCore
 import TacitCrypto
-import TacitServer
+import TacitProviderKit
 
 /// A Vonage *application* (Vonage's word: an application id and its RSA key in Vonage's
 /// dashboard, nothing to do with Tacit's own applications), with what the Messages API

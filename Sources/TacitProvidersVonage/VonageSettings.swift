@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// Vonage's SMS API settings (docs/providers.md#vonage): the API key and secret for HTTP Basic, the sender
 /// (`TACIT_VONAGE_FROM`, a number or an alphanumeric sender ID), the SMS API's base URL,

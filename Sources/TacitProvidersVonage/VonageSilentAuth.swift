@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// Verify v2's silent authentication behind both silent ports. `begin` starts a request
 /// whose one step is `silent_auth` and hands the device Verify's `check_url`; the device

@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// Reads Verify v2's answers about a silent check. Errors are RFC 7807 bodies; only the
 /// status and the fields Tacit acts on are read, and nothing of a body (whose `detail`

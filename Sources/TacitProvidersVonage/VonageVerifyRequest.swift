@@ -1,6 +1,6 @@
 import Foundation
 import TacitCore
-import TacitServer
+import TacitProviderKit
 
 /// Verify v2's two calls for a silent check, as its API reference gives them: the start
 /// with a one-step `silent_auth` workflow, and the code check. JSON both ways, the

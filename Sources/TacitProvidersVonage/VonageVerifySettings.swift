@@ -1,6 +1,6 @@
 import Foundation
 import TacitCrypto
-import TacitServer
+import TacitProviderKit
 
 /// What Verify v2's silent auth needs (docs/providers.md#vonage-verify-v2-silent-authentication): the application whose
 /// RS256 JWT signs every call, and the API's base URL. Verify takes no sender, so an

@@ -45,8 +45,6 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var retentionDays = ServerConfiguration.defaultRetentionDays
     /// Webhook endpoints and delivery settings.
     public var webhooks = WebhookSettings()
-    /// Secrets for verifying provider callbacks.
-    public var callbacks = CallbackSettings()
     /// Routes and the messaging providers' own settings.
     public var providers = ProviderSettings()
     /// How long a request that queued a code message waits for the provider's answer

@@ -68,7 +68,7 @@ extension TacitApplication {
                        deviceEvents: engine.security.deviceEventGuard(limits: configuration.security.timeline, secrets: secrets,
                                                                       clock: dependencies.clock),
                        limits: configuration.security.timeline).register(&router)
-        CallbackRoutes(runner: runner, store: store, settings: configuration.callbacks,
+        CallbackRoutes(runner: runner, store: store, callbacks: dependencies.callbacks,
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
         ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub, clock: runner.clock,
                       assets: assets, ready: { [weak self] in self?.ready ?? false }).register(&router)
@@ -90,10 +90,11 @@ extension TacitApplication {
 
     /// Adds the routes the providers bring (the virtual operator's, the dev tools').
     func mountProviders(on router: inout RouteTable, keys: SilentKeys) {
-        let context = ProviderContext(store: store, clock: dependencies.clock, baseURL: { keys.baseURL },
-                                      checkURLVerification: { keys.verificationId(ofCheckURL: $0) })
+        let store = self.store
+        let context = ProviderContext(verification: { try await store.verification(id: $0) }, clock: dependencies.clock,
+                                      baseURL: { keys.baseURL }, checkURLVerification: { keys.verificationId(ofCheckURL: $0) })
         for route in dependencies.mounts.flatMap({ $0.routes(in: context) }) {
-            router.add(route.method, route.pattern, route.exposure.security, throwing: route.handler)
+            router.add(route.method, route.pattern, route.exposure.security, throwing: route.answeringProblems)
         }
     }
 }

@@ -6,7 +6,7 @@ extension TacitApplication {
     /// What a test or an embedding program may replace. The providers are ports only:
     /// the composition root (the `tacit` executable, a test harness) fills them, and
     /// with none the server sends nothing and silent steps fail over at once.
-    public struct Dependencies: Sendable {
+    public struct Dependencies: ProviderPorts, Sendable {
         public var clock: any TacitClock = SystemClock()
         public var codes: CodeGenerator = .secure
         /// Verification ids: `vf_`, then 48 bits of milliseconds and 80 random bits in URL-safe base64.
@@ -27,6 +27,8 @@ extension TacitApplication {
         public var faces: [any CompatibleFace] = []
         /// Routes and listening hooks the providers bring.
         public var mounts: [any ProviderMount] = []
+        /// Signed status callbacks the providers verify and read, each at its own path.
+        public var callbacks: [any ProviderCallback] = []
         /// Providers that read delivery receipts over a connection of their own (SMPP): each
         /// runs beside the workers and feeds its receipts to the engine.
         public var receiptSources: [any ProviderReceiptSource] = []

@@ -64,6 +64,7 @@ enum ServeCommand {
             dependencies.sender = try ServeProviders.sender(configuration, http: dependencies.httpClient,
                                                            receiptSources: &dependencies.receiptSources)
             let camara = try ServeProviders.camara(configuration, dependencies: &dependencies)
+            dependencies.callbacks = try ServeProviders.callbacks(configuration)
             silent = try ServeProviders.silent(configuration, http: dependencies.httpClient, camara: camara)
         } catch {
             CLI.printError("tacit: \(error)")

@@ -10,6 +10,15 @@ import TacitServer
 /// the documented order (docs/providers.md#routing-and-failover), and the router over them. A setting it can't use
 /// is a `ProviderSetupError`, which `serve` prints as one line before exiting 2.
 enum ServeProviders {
+    /// The `TACIT_<PROVIDER>_*` variables kept as provider settings, besides the routes and breaker.
+    static let settingPrefixes = ["TACIT_TWILIO_", "TACIT_VONAGE_", "TACIT_SMPP_", "TACIT_TRUID_", "TACIT_CAMARA_"]
+
+    /// The providers' signed status callbacks, each at its own path; each answers 404
+    /// until its secret is set.
+    static func callbacks(_ configuration: ServerConfiguration) throws(ProviderSetupError) -> [any ProviderCallback] {
+        [try VonageCallbackRoute(configuration.providers), TwilioCallbackRoute(configuration.providers)]
+    }
+
     /// The router over every configured provider; an SMPP session, which reads its own
     /// receipts, joins `receiptSources`.
     static func sender(_ configuration: ServerConfiguration, http: any OutboundHTTPClient,

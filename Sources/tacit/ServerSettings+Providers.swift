@@ -6,7 +6,9 @@ import TacitServer
 /// as given. They are checked when the providers are built, before the server listens.
 extension ServerSettings {
     static func applyProviders(to configuration: inout ServerConfiguration, environment: [String: String], file: [String: String]) {
-        let values = ProviderSettings.collect(from: file).merging(ProviderSettings.collect(from: environment)) { $1 }
+        let prefixes = ServeProviders.settingPrefixes
+        let values = ProviderSettings.collect(from: file, providerPrefixes: prefixes)
+            .merging(ProviderSettings.collect(from: environment, providerPrefixes: prefixes)) { $1 }
         configuration.providers = ProviderSettings(values)
     }
 

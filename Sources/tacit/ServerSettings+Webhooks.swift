@@ -1,14 +1,12 @@
 import Foundation
 import TacitCore
 import TacitServer
-import TacitCrypto
 
-/// Webhook and provider-callback settings, from `TACIT_*` variables or the config file:
+/// Webhook settings, from `TACIT_*` variables or the config file:
 /// `TACIT_WEBHOOK_URL`, `TACIT_WEBHOOK_SECRETS` (space-separated `whsec_…`, newest first),
 /// `TACIT_WEBHOOK_EVENTS` (comma-separated types, default all), the same with `_2` … `_9`
-/// for more endpoints, `TACIT_WEBHOOK_ALLOW_PRIVATE=1`, `TACIT_VONAGE_SIGNATURE_SECRET`,
-/// `TACIT_VONAGE_SIGNATURE_METHOD` (md5hash, md5, sha1, sha256, sha512),
-/// `TACIT_TWILIO_AUTH_TOKEN`.
+/// for more endpoints, `TACIT_WEBHOOK_ALLOW_PRIVATE=1`. The providers' callback secrets
+/// are provider settings (`ServeProviders.callbacks`).
 extension ServerSettings {
     static func applyWebhooks(to configuration: inout ServerConfiguration, _ setting: (String) -> String?) throws {
         var endpoints: [WebhookEndpoint] = []
@@ -21,14 +19,6 @@ extension ServerSettings {
         }
         configuration.webhooks.endpoints = endpoints
         configuration.webhooks.allowPrivateTargets = ["1", "true", "yes"].contains((setting("webhook-allow-private") ?? "").lowercased())
-        configuration.callbacks.vonageSignatureSecret = setting("vonage-signature-secret").flatMap { $0.isEmpty ? nil : $0 }
-        if let method = setting("vonage-signature-method"), !method.isEmpty {
-            guard let known = VonageSignature.Method(rawValue: method.lowercased()) else {
-                throw Arguments.UsageError(message: "TACIT_VONAGE_SIGNATURE_METHOD: one of md5hash, md5, sha1, sha256, sha512")
-            }
-            configuration.callbacks.vonageSignatureMethod = known
-        }
-        configuration.callbacks.twilioAuthToken = setting("twilio-auth-token").flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private static func events(_ text: String?) throws -> Set<WebhookEvent>? {

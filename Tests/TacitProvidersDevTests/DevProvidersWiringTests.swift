@@ -25,7 +25,7 @@ struct DevProvidersWiringTests {
     }
 
     static func routes(_ dependencies: TacitApplication.Dependencies) -> [ProviderRoute] {
-        let context = ProviderContext(store: InMemoryStore(), clock: dependencies.clock, baseURL: { "http://127.0.0.1:1" })
+        let context = ProviderContext(verification: { _ in nil }, clock: dependencies.clock, baseURL: { "http://127.0.0.1:1" })
         return dependencies.mounts.flatMap { $0.routes(in: context) }
     }
 

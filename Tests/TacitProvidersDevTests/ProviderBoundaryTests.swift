@@ -28,6 +28,16 @@ struct ProviderBoundaryTests {
         #expect(offending == [])
     }
 
+    @Test("no provider target imports the server: each builds on the provider kit, which imports no server either")
+    func providersBuildOnTheKit() throws {
+        let targets = try FileManager.default.contentsOfDirectory(atPath: Self.sources.path)
+            .filter { $0.hasPrefix("TacitProviders") } + ["TacitProviderKit"]
+        #expect(targets.count >= 7)
+        for file in targets.flatMap(Self.files(in:)) {
+            #expect(!file.text.contains("import TacitServer"), "\(file.path) imports the server")
+        }
+    }
+
     @Test("neither the server nor the executable names a dev provider: the executable only calls DevProviders.wire")
     func composition() {
         for target in ["TacitServer", "tacit"] {

@@ -26,7 +26,7 @@ struct TwilioFlowTests {
         let router = try ProviderRouter(providers: providers, routes: ProviderRoutes())
         try await TestApplication.test(.inProcess, configure: { configuration, dependencies in
             configuration.publicURL = Self.publicURL
-            configuration.callbacks.twilioAuthToken = Self.token
+            dependencies.callbacks = [TwilioCallbackRoute(authToken: Self.token)]
             dependencies.sender = router
         }, body)
     }

@@ -1,94 +1,105 @@
 import Foundation
 import Testing
 import TacitCore
-import TacitCrypto
+import TacitHTTP
 import TacitServer
 import TacitStore
 import TacitTesting
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
+/// The callback routes as every provider gets them: the provider's ``ProviderCallback``
+/// verifies and reads, the server refuses replays and applies reports to the active step.
 @Suite("Provider callbacks")
 struct CallbackTests {
-    static let vonageSecret = "vonage-signature-secret"
-    static let twilioToken = "twilio-auth-token"
+    /// A provider whose callbacks are signed by an `X-Signature: ok` header and whose body
+    /// is `<status> <reference>`; `secret` nil is a provider not configured.
+    struct Signed: ProviderCallback {
+        var path = "/v1/callbacks/signed"
+        var configured = true
 
-    /// Runs `body` in process against an application that verifies both providers' callbacks.
-    func withApplication(_ body: (TestApplication, TestClient, ManualClock, InMemoryStore) async throws -> Void) async throws {
-        let store = InMemoryStore()
-        try await TestApplication.test(.inProcess, store: store, configure: { configuration, dependencies in
-            WebhookFixtures.configure(&configuration, &dependencies, endpoints: [])
-            configuration.callbacks.vonageSignatureSecret = Self.vonageSecret
-            configuration.callbacks.twilioAuthToken = Self.twilioToken
-        }) { app, client in
-            try await body(app, client, app.clock, store)
+        func read(_ request: HTTPRequest, context: CallbackContext) throws(CallbackRejection) -> CallbackReading {
+            guard configured else { throw .unconfigured }
+            switch request.header("x-signature") {
+            case "ok": break
+            case "old": throw .stale
+            default: throw .badSignature
+            }
+            let words = String(decoding: request.body, as: UTF8.self).split(separator: " ").map(String.init)
+            guard words.count == 2 else { throw .malformed }
+            let report = ProviderReport(provider: "signed", reference: CallbackReference(words[1]), status: words[0],
+                                        failures: ["failed"], deliveries: ["delivered"], messageId: "m-1")
+            return CallbackReading(.delivery(report), replayKey: "signed:" + words.joined(separator: " "),
+                                   replayExpiresAt: context.now.addingTimeInterval(60))
         }
     }
 
-    func vonageToken(_ body: String, clock: ManualClock, jti: String = UUID().uuidString, age: TimeInterval = 0) -> String {
-        JWT.sign(claims: ["iat": .int(Int64(clock.now().timeIntervalSince1970 - age)), "jti": .string(jti),
-                          "payload_hash": .string(Hex.encode(SHA256.hash(body)))], secret: Array(Self.vonageSecret.utf8))
+    func withApplication(_ callback: Signed = Signed(),
+                         _ body: (TestClient, InMemoryStore) async throws -> Void) async throws {
+        let store = InMemoryStore()
+        try await TestApplication.test(.inProcess, store: store, configure: { _, dependencies in
+            dependencies.callbacks = [callback]
+        }) { _, client in
+            try await body(client, store)
+        }
     }
 
-    @Test("a signed Vonage failure report fails the active step over; tampered, stale and replayed reports are refused")
-    func vonage() async throws {
-        try await withApplication { app, client, clock, store in
-            let id = try await WebhookFixtures.start(client)
-            let url = "/v1/callbacks/vonage"
-            let body = #"{"status":"undeliverable","client_ref":"\#(id):0","message_uuid":"m1"}"#
-            let token = vonageToken(body, clock: clock)
+    func start(_ client: TestClient) async throws -> String {
+        let body = #"{"phone_number":"+99012345670","workflow":[{"channel":"sms"},{"channel":"voice"}]}"#
+        return try #require(try await client.post("/v1/verifications", raw: body).string("request_id"))
+    }
 
-            let tampered = body.replacingOccurrences(of: "m1", with: "m2")
-            #expect(try await client.send("POST", url, body: Data(tampered.utf8), headers: ["Authorization": "Bearer \(token)"]).status == 401)
-            let stale = vonageToken(body, clock: clock, age: 600)
-            #expect(try await client.send("POST", url, body: Data(body.utf8), headers: ["Authorization": "Bearer \(stale)"]).status == 401)
-            #expect(try await client.send("POST", url, body: Data(body.utf8)).status == 401)
+    func post(_ client: TestClient, _ body: String, signature: String = "ok") async throws -> TestResponse {
+        try await client.send("POST", "/v1/callbacks/signed", body: Data(body.utf8), headers: ["X-Signature": signature])
+    }
+
+    @Test("a verified failure report fails the active step over once; forged, stale, malformed and replayed ones are refused")
+    func failure() async throws {
+        try await withApplication { client, store in
+            let id = try await start(client)
+            let forged = try await post(client, "failed \(id):0", signature: "forged")
+            #expect(forged.status == 401 && forged.string("type") == "invalid-signature")
+            let stale = try await post(client, "failed \(id):0", signature: "old")
+            #expect(stale.status == 401 && stale.string("type") == "stale-callback")
+            #expect(try await post(client, "failed").status == 400)
             #expect(try await store.verification(id: id)?.currentStep == 0)
 
-            #expect(try await client.send("POST", url, body: Data(body.utf8), headers: ["Authorization": "Bearer \(token)"]).status == 204)
+            #expect(try await post(client, "failed \(id):0").status == 204)
             let after = try #require(try await store.verification(id: id))
             #expect(after.workflow.map(\.status) == [.failed, .active])
-            #expect(after.workflow[0].reason == "provider_undeliverable")
-            #expect(try await client.send("POST", url, body: Data(body.utf8), headers: ["Authorization": "Bearer \(token)"]).status == 409)
+            #expect(after.workflow[0].reason == "provider_failed")
+            let replay = try await post(client, "failed \(id):0")
+            #expect(replay.status == 409 && replay.string("type") == "replayed-callback")
         }
     }
 
-    @Test("a signed report for an unknown verification or a step no longer active is acknowledged without effect")
+    @Test("delivery and progress are recorded on the timeline without moving the step")
+    func recorded() async throws {
+        try await withApplication { client, store in
+            let id = try await start(client)
+            #expect(try await post(client, "queued \(id):0").status == 204)
+            #expect(try await post(client, "delivered \(id):0").status == 204)
+            #expect(try await store.verification(id: id)?.workflow.map(\.status) == [.active, .unused])
+            let labels = try await store.events(id: id, after: 0, limit: 100).map(\.label)
+            #expect(labels.contains("provider:status") && labels.contains("provider:delivered"))
+        }
+    }
+
+    @Test("a report for an unknown verification or a step no longer active is acknowledged without effect")
     func unknownReference() async throws {
-        try await withApplication { app, client, clock, store in
-            let id = try await WebhookFixtures.start(client)
-            let url = "/v1/callbacks/vonage"
+        try await withApplication { client, store in
+            let id = try await start(client)
             for ref in ["vf_unknown:0", "\(id):1", "garbage"] {
-                let body = #"{"status":"failed","client_ref":"\#(ref)"}"#
-                let token = vonageToken(body, clock: clock)
-                #expect(try await client.send("POST", url, body: Data(body.utf8), headers: ["Authorization": "Bearer \(token)"]).status == 204)
+                #expect(try await post(client, "failed \(ref)").status == 204)
             }
             #expect(try await store.verification(id: id)?.workflow.map(\.status) == [.active, .unused])
         }
     }
 
-    @Test("a Twilio status callback with a valid X-Twilio-Signature applies once; tampered and replayed ones are refused")
-    func twilio() async throws {
-        try await withApplication { app, client, clock, store in
-            let id = try await WebhookFixtures.start(client)
-            let path = "/v1/callbacks/twilio?ref=\(id):0"
-            let url = app.baseURL + path
-            let parameters: [(name: String, value: String)] = [("MessageSid", "SM1"), ("MessageStatus", "undelivered")]
-            let form = parameters.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-            let signature = TwilioSignature.compute(authToken: Self.twilioToken, url: url, parameters: parameters)
-            let headers = ["Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature]
-
-            let tampered = form.replacingOccurrences(of: "SM1", with: "SM2")
-            #expect(try await sendForm(client, path, tampered, headers) == 401)
-            #expect(try await store.verification(id: id)?.currentStep == 0)
-            #expect(try await sendForm(client, path, form, headers) == 204)
-            #expect(try await store.verification(id: id)?.workflow.map(\.status) == [.failed, .active])
-            #expect(try await sendForm(client, path, form, headers) == 409)
+    @Test("a provider's callback without its secret answers 404, and a path no provider registered is not a callback")
+    func unconfigured() async throws {
+        try await withApplication(Signed(configured: false)) { client, _ in
+            let answer = try await post(client, "failed vf_x:0")
+            #expect(answer.status == 404 && answer.string("type") == "not-found")
+            #expect(try await client.send("POST", "/v1/callbacks/other", body: Data()).status != 204)
         }
-    }
-
-    private func sendForm(_ client: TestClient, _ path: String, _ form: String, _ headers: [String: String]) async throws -> Int {
-        try await client.send("POST", path, body: Data(form.utf8), headers: headers).status
     }
 }

@@ -106,7 +106,8 @@ struct ProviderCircuitTests {
         #expect(try ProviderBreakerSettings(ProviderSettings()) == ProviderBreakerSettings(failures: 5, cooldown: 30))
         let given = ProviderSettings(["TACIT_PROVIDER_BREAKER_FAILURES": "2", "TACIT_PROVIDER_BREAKER_COOLDOWN_SECONDS": "7.5"])
         #expect(try ProviderBreakerSettings(given) == ProviderBreakerSettings(failures: 2, cooldown: 7.5))
-        #expect(ProviderSettings.collect(from: ["TACIT_PROVIDER_BREAKER_FAILURES": "2", "TACIT_PORT": "1"]).count == 1)
+        #expect(ProviderSettings.collect(from: ["TACIT_PROVIDER_BREAKER_FAILURES": "2", "TACIT_PORT": "1"],
+                                          providerPrefixes: []).count == 1)
         for (name, value) in [("TACIT_PROVIDER_BREAKER_FAILURES", "0"), ("TACIT_PROVIDER_BREAKER_COOLDOWN_SECONDS", "soon")] {
             #expect { try ProviderBreakerSettings(ProviderSettings([name: value])) } throws: { error in
                 (error as? ProviderSetupError)?.setting == name

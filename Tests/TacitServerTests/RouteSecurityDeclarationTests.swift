@@ -20,6 +20,7 @@ struct RouteSecurityDeclarationTests {
         dependencies.securityLog = SecurityLog { _ in }
         dependencies.faces = TestFaces.all
         DevProviders.wire(into: &dependencies, configuration: configuration)
+        dependencies.callbacks = [CallbackTests.Signed()]
         let application = TacitApplication(configuration: configuration, store: InMemoryStore(), dependencies: dependencies)
         let secrets = ServerSecrets(master: Array(repeating: 7, count: 32))
         return application.makeRoutes(application.makeEngine(secrets: secrets), secrets: secrets)
@@ -44,7 +45,7 @@ struct RouteSecurityDeclarationTests {
         let open = Set(Self.table(dev: true).declarations.filter { $0.security.access == .open }.map { "\($0.method) \($0.pattern)" })
         let expected: Set<String> = [
             "GET /healthz", "GET /readyz", "GET /metrics", "GET /v1/openapi.json", "GET /", "GET /:file",
-            "POST /v1/callbacks/vonage", "POST /v1/callbacks/twilio", "GET /v1/silent/checks/:token", "GET /v1/silent/callback",
+            "POST /v1/callbacks/signed", "GET /v1/silent/checks/:token", "GET /v1/silent/callback",
             "GET /v2/verify/openapi.json", "GET /v2/verify/:id/silent-auth/redirect",
             "POST /v1/silent/checks/:token", "GET /v2/twilio/openapi.json",
         ]
@@ -138,7 +139,7 @@ struct RouteSecurityDeclarationTests {
         let router = Self.table(dev: false).router
         #expect(await Self.send(router, "GET", "/v1/no-such-thing").status == 401)
         #expect(await Self.send(router, "PUT", "/v1/verifications/vf_unknown").status == 401)
-        #expect(await Self.send(router, "GET", "/v1/callbacks/vonage").status == 405, "the routes at that path are all open")
+        #expect(await Self.send(router, "GET", "/v1/callbacks/signed").status == 405, "the routes at that path are all open")
         #expect(await Self.send(router, "GET", "/no/such/thing").status == 404)
     }
 }

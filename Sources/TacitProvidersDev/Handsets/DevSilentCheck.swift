@@ -2,8 +2,7 @@ import Foundation
 import TacitCore
 import TacitHTTP
 import TacitKit
-import TacitServer
-import TacitStore
+import TacitProviderKit
 
 /// `POST /v1/dev/handsets/{number}/silent-check` (dev only): the web console's virtual
 /// phone. The server plays the phone's modem: it runs the SDK's device flow against
@@ -11,7 +10,8 @@ import TacitStore
 /// and submits the code itself. The answer never carries the code, and the only URL
 /// it fetches is a check URL this server issued for the request named.
 struct DevSilentCheck: Sendable {
-    let store: any VerificationStore
+    /// Reads a verification by id.
+    let verification: @Sendable (String) async throws -> TacitCore.Verification?
     /// This server's base URL, where the device flow submits the code.
     let baseURL: @Sendable () -> String
     /// The verification a check URL names, only when this server issued it.
@@ -39,7 +39,7 @@ struct DevSilentCheck: Sendable {
         guard issuedBy(body.checkUrl) == body.requestId else {
             throw ProviderProblem.invalidParameter("check_url", reason: "must be the check_url this server issued for request_id")
         }
-        guard let verification = try await store.verification(id: body.requestId), verification.phoneNumber == number else {
+        guard let verification = try await verification(body.requestId), verification.phoneNumber == number else {
             throw ProviderProblem.notFound
         }
         let modem = SocketCellularTransport(sourceAddress: path == "cellular" ? "127.0.0.2" : "127.0.0.1")

@@ -1,6 +1,6 @@
 import Foundation
 import TacitHTTP
-import TacitServer
+import TacitProviderKit
 
 /// The virtual phones' dev tools, under `/v1/dev/handsets/{number}/`: what a handset's
 /// screen shows (its inbox), and its "run silent auth" button.
@@ -9,7 +9,8 @@ struct HandsetMount: ProviderMount {
 
     func routes(in context: ProviderContext) -> [ProviderRoute] {
         let inbox = self.inbox
-        let silentCheck = DevSilentCheck(store: context.store, baseURL: context.baseURL, issuedBy: context.checkURLVerification)
+        let silentCheck = DevSilentCheck(verification: context.verification, baseURL: context.baseURL,
+                                         issuedBy: context.checkURLVerification)
         return [
             ProviderRoute("GET", "/v1/dev/handsets/:number/inbox", exposure: .devTool) { request in
                 ProviderRoute.uncachedJSON(["messages": try await inbox.messages(for: try Self.number(of: request))])

@@ -1,5 +1,5 @@
 import Foundation
-import TacitServer
+import TacitProviderKit
 
 /// In `--dev` the inbox sits in front of the provider router, so the router's lines for
 /// `/metrics` (its circuits) are passed on rather than lost behind the wrapper.

@@ -1,6 +1,6 @@
 import Foundation
 import TacitOperator
-import TacitServer
+import TacitProviderKit
 
 /// The virtual operator's verdicts: its gateway sends the device back with a signed
 /// ``OperatorAnswer`` in the query, checked here with the key the operator signs with.

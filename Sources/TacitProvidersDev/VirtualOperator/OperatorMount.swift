@@ -1,6 +1,6 @@
 import Foundation
 import TacitOperator
-import TacitServer
+import TacitProviderKit
 
 /// The in-process virtual operator's routes (its gateway, authorize and CAMARA
 /// endpoints) on the Tacit server's own port, where it learns its URL.

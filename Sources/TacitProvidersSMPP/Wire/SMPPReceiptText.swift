@@ -1,5 +1,5 @@
 import Foundation
-import TacitServer
+import TacitProviderKit
 
 /// What a delivery receipt says about one message: its id, its final state and the
 /// network's error code. Read from the `receipted_message_id` and `message_state` TLVs

@@ -3,69 +3,54 @@ import TacitCore
 import TacitHTTP
 import TacitStore
 
-/// `POST /v1/callbacks/vonage` (a Messages API callback with a Bearer token, or an SMS API
-/// delivery receipt with `sig`) and `POST /v1/callbacks/twilio`: signed status reports from
-/// channel providers. A verified report for a verification's active step feeds the engine
-/// (a failed delivery fails the step over); anything else is acknowledged without effect.
+/// `POST` at each provider callback's path (`/v1/callbacks/<provider>`): signed status
+/// reports from channel and silent-auth providers, verified and read by the provider's
+/// ``ProviderCallback``. A verified report for a verification's active step feeds the
+/// engine (a failed delivery fails the step over); anything else is acknowledged without
+/// effect. Replays are refused here, the same for every provider.
 struct CallbackRoutes: Sendable {
     let runner: WorkflowRunner
     let store: any VerificationStore
-    let settings: CallbackSettings
-    /// The public base URL, for the URL Twilio signed.
+    let callbacks: [any ProviderCallback]
+    /// The public base URL, for callbacks signed over their full URL.
     let baseURL: @Sendable () -> String
 
     /// Open to callers without a key: each report proves itself with its provider's signature.
     func register(_ router: inout RouteTable) {
-        router.add("POST", "/v1/callbacks/vonage", .open) { await vonage($0) }
-        router.add("POST", "/v1/callbacks/twilio", .open) { await twilio($0) }
+        for callback in callbacks {
+            router.add("POST", callback.path, .open) { await receive($0, by: callback) }
+        }
     }
 
-    func vonage(_ request: HTTPRequest) async -> HTTPResponse {
-        guard let secret = settings.vonageSignatureSecret else { return APIProblem.notFound.response }
+    func receive(_ request: HTTPRequest, by callback: any ProviderCallback) async -> HTTPResponse {
         let now = runner.clock.now()
-        let authorization = request.header("authorization")
-        guard !VonageReceipt.isReceipt(authorization: authorization) else {
-            return await handle {
-                let parameters = try VonageReceipt.parameters(query: request.query, body: request.body,
-                                                              contentType: request.header("content-type"))
-                let receipt = try VonageReceipt(parameters: parameters, secret: secret, method: settings.vonageSignatureMethod,
-                                                now: now, maxAge: settings.maxAge)
-                return (receipt.report, receipt.replayKey, receipt.replayExpiresAt)
-            }
-        }
-        if let silent = VonageSilentEvent(body: request.body) {
-            return await vonageSilent(request, event: silent, secret: secret)
-        }
-        return await handle {
-            let callback = try VonageCallback(authorization: authorization, body: request.body, secret: secret, now: now,
-                                              maxAge: settings.maxAge, queryReference: request.query["ref"])
-            return (callback.report, callback.replayKey, callback.replayExpiresAt)
-        }
-    }
-
-    func twilio(_ request: HTTPRequest) async -> HTTPResponse {
-        guard let token = settings.twilioAuthToken else { return APIProblem.notFound.response }
-        let now = runner.clock.now()
-        let url = TwilioCallback.signedURL(base: baseURL(), path: request.path, query: request.query)
-        return await handle {
-            let callback = try TwilioCallback(signature: request.header("x-twilio-signature"), url: url, query: request.query,
-                                              body: request.body, authToken: token)
-            return (callback.report, callback.replayKey, now.addingTimeInterval(settings.twilioReplayWindow))
-        }
-    }
-
-    private func handle(_ verify: () throws -> (ProviderReport, String, Date)) async -> HTTPResponse {
         do {
-            let (report, key, expiresAt) = try verify()
-            guard try await store.rememberCallback(key: key, expiresAt: expiresAt, now: runner.clock.now()) else {
-                throw CallbackRejection.replayed
+            let reading = try callback.read(request, context: CallbackContext(now: now, baseURL: baseURL()))
+            switch reading.content {
+            case .delivery(let report):
+                try await remember(reading)
+                try await apply(report)
+            case .silentStatus(let status):
+                // Only the flow that recorded this very check may hear of it, replayed or not.
+                guard let check = status.check, let reference = status.reference,
+                      let verification = try await store.verification(id: reference.verificationId),
+                      verification.silentCheck == check else { return APIProblem.callbackCheckMismatch.response }
+                try await remember(reading)
+                try await apply(status, check: check, verificationId: reference.verificationId)
             }
-            try await apply(report)
             return .empty(status: 204)
         } catch let rejection as CallbackRejection {
             return Self.problem(rejection).response
         } catch {
             return APIProblem.unavailable.response
+        }
+    }
+
+    /// Refuses a callback whose key was seen before; otherwise keeps the key until it expires.
+    private func remember(_ reading: CallbackReading) async throws {
+        guard try await store.rememberCallback(key: reading.replayKey, expiresAt: reading.replayExpiresAt,
+                                               now: runner.clock.now()) else {
+            throw CallbackRejection.replayed
         }
     }
 
@@ -100,12 +85,34 @@ struct CallbackRoutes: Sendable {
         }
     }
 
+    /// Records a silent check's status and applies its failure, only while its check is the active step's.
+    private func apply(_ status: ProviderSilentStatus, check: SilentCheckReference, verificationId: String) async throws {
+        _ = try await runner.recordingTransition(verificationId) { machine -> (Void, [EventDraft]) in
+            guard machine.activeSilentCheck == check else { return ((), []) }
+            if let failure = status.failure { try machine.handle(.silentFailed(step: check.step, failure: failure)) }
+            return ((), [status.event])
+        }
+    }
+
     static func problem(_ rejection: CallbackRejection) -> APIProblem {
         switch rejection {
-        case .badSignature: APIProblem(status: 401, type: "invalid-signature", title: "Invalid signature", detail: "The callback's signature does not verify.")
-        case .stale: APIProblem(status: 401, type: "stale-callback", title: "Stale callback", detail: "The callback's signed issue time is outside the accepted window.")
-        case .replayed: APIProblem(status: 409, type: "replayed-callback", title: "Replayed callback", detail: "This signed callback was already received.")
+        case .unconfigured: APIProblem.notFound
+        case .badSignature:
+            APIProblem(status: 401, type: "invalid-signature", title: "Invalid signature",
+                       detail: "The callback's signature does not verify.")
+        case .stale:
+            APIProblem(status: 401, type: "stale-callback", title: "Stale callback",
+                       detail: "The callback's signed issue time is outside the accepted window.")
+        case .replayed:
+            APIProblem(status: 409, type: "replayed-callback", title: "Replayed callback",
+                       detail: "This signed callback was already received.")
         case .malformed: APIProblem.malformedJSON("The callback body is not in the provider's format.")
         }
     }
+}
+
+extension APIProblem {
+    static let callbackCheckMismatch = APIProblem(
+        status: 409, type: "callback-check-mismatch", title: "Callback for another check",
+        detail: "The callback names a request that is not the silent check Tacit started for this verification.")
 }

@@ -9,7 +9,7 @@ import TacitPhone
 /// result carries every provider asked, for the timeline. Each provider sits behind its
 /// own `ProviderCircuit`: one whose circuit is open is skipped at once, as a hop of its own.
 public struct ProviderRouter: MessageSender, MetricsSection {
-    /// The providers in the table's order (twilio, vonage, smpp), which is the default route.
+    /// The providers in the table's order (as the composition root lists them), which is the default route.
     let providers: [RoutedProvider]
     let routes: ProviderRoutes
     /// The ISO region of an E.164 number, for country routes.

@@ -4,7 +4,8 @@ import Foundation
 /// provider that issued the check: the callback's ``SilentCallback/provider`` comes
 /// from Tacit's sealed check token, never from the query, so a callback can't pick the
 /// reader that judges it. One server can then run the virtual operator for `+990`
-/// numbers and CAMARA for the others, each answer read by its own provider's reader.
+/// numbers and an operator's Number Verification for the others, each answer read by
+/// its own provider's reader.
 public struct SilentVerdictReaders: SilentVerdictReader {
     let byProvider: [String: any SilentVerdictReader]
     /// For a provider without a reader of its own (the virtual operator, whose reader

@@ -64,3 +64,15 @@ extension SilentFailure {
         }
     }
 }
+
+extension SilentVerdict.Result {
+    var spoken: String {
+        switch self {
+        case .match: "the SIM in the device holds this number"
+        case .noMatch: "the SIM in the device holds another number"
+        case .notCellular: "the device did not come over the mobile data network"
+        case .replayed: "its check had been used before"
+        case .expired: "its check had expired"
+        }
+    }
+}

@@ -10,7 +10,7 @@ import TacitCore
 /// step fails over to the next channel only when none issued a check. Every hop is an
 /// event naming the provider.
 public struct SilentProviderRouter: SilentAuthProvider {
-    /// In the table's order (twilio, vonage, truid, camara): the default route.
+    /// In the table's order, as the composition root lists them: the default route.
     public let providers: [RoutedSilentProvider]
     let routes: ProviderRoutes
     /// The virtual operator, for `+990` numbers (dev only).

@@ -11,7 +11,7 @@ struct SilentRoutes: Sendable {
     func register(_ router: inout RouteTable) {
         let flow = self.flow
         router.add("GET", "/v1/silent/checks/:token", .open, throwing: flow.open)
-        // Twilio's SNA clients POST the URL; the hop is the same.
+        // Some providers' device SDKs POST the URL; the hop is the same.
         router.add("POST", "/v1/silent/checks/:token", .open, throwing: flow.open)
         router.add("GET", "/v1/silent/callback", .open, throwing: flow.callback)
     }

@@ -2,13 +2,6 @@ import Foundation
 import Synchronization
 import TacitCore
 
-/// Something outside the engine with lines of its own for `/metrics` (the provider
-/// router's circuits): the application adds its section when the sender is one.
-public protocol MetricsSection: Sendable {
-    /// Whole exposition lines, each ending in a newline.
-    func renderMetrics() -> String
-}
-
 /// Counters for `/metrics`, in Prometheus text format.
 public final class Metrics: Sendable {
     private struct State {

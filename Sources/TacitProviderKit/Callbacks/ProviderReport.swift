@@ -1,0 +1,44 @@
+import Foundation
+
+/// A verified provider report about one message: what the provider said, normalised.
+public struct ProviderReport: Sendable, Equatable {
+    /// What the report means for the step.
+    public enum Kind: Sendable, Equatable {
+        case delivered
+        case failed
+        /// Progress that changes nothing (queued, sent, ringing…).
+        case progress
+    }
+    /// The provider's route name, as the timeline shows it.
+    public var provider: String
+    /// The verification and step the report is about; nil when it names none Tacit wrote.
+    public var reference: CallbackReference?
+    /// The provider's own status word (letters, `-` and `_` only, at most 32 characters).
+    public var status: String
+    /// What the status means for the step, from the provider's lists.
+    public var kind: Kind
+    /// The provider's id for the message or call (letters, digits, `-` and `_`, at most 64).
+    public var messageId: String?
+    /// The provider's error code for a failure (digits only).
+    public var errorCode: String?
+
+    /// A report whose `status` is one of `failures`, one of `deliveries`, or progress. Values
+    /// outside the shapes above are dropped (`status` becomes `unknown`), so nothing a
+    /// provider writes reaches the timeline unchecked.
+    public init(provider: String, reference: CallbackReference?, status: String, failures: Set<String>,
+                deliveries: Set<String>, messageId: String? = nil, errorCode: String? = nil) {
+        self.provider = provider
+        self.reference = reference
+        self.messageId = messageId.flatMap { id in
+            let shaped = id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+            return id.count <= 64 && shaped ? id : nil
+        }
+        self.errorCode = errorCode.flatMap { code in
+            (1...8).contains(code.count) && code.allSatisfy(\.isASCII) && code.allSatisfy(\.isNumber) ? code : nil
+        }
+        let word = status.lowercased()
+        let shaped = word.count <= 32 && word.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") })
+        self.status = shaped ? word : "unknown"
+        kind = failures.contains(self.status) ? .failed : deliveries.contains(self.status) ? .delivered : .progress
+    }
+}

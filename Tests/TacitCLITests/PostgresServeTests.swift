@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TacitCLI
 import TacitKit
 import Testing
@@ -80,30 +79,5 @@ struct PostgresServeTests {
         let again = try await otherClient.start(StartVerificationRequest(phoneNumber: number, workflow: [.sms]))
         #expect(!again.requestId.isEmpty, "the number is free again on either instance")
         return code
-    }
-}
-
-/// Timeline events a stream delivered, and a wait for the ones a test needs.
-final class SeenEvents: Sendable {
-    private let state = Mutex<(events: [TimelineEvent], waiters: [AsyncStream<Void>.Continuation])>(([], []))
-
-    var events: [TimelineEvent] { state.withLock { $0.events } }
-
-    func append(_ event: TimelineEvent) {
-        let waiters = state.withLock { state in
-            state.events.append(event)
-            return state.waiters
-        }
-        waiters.forEach { $0.yield() }
-    }
-
-    /// Returns once `enough` holds for the events seen (or the task is cancelled).
-    func wait(until enough: @Sendable ([TimelineEvent]) -> Bool) async {
-        let (changes, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        state.withLock { $0.waiters.append(continuation) }
-        var iterator = changes.makeAsyncIterator()
-        repeat {
-            if enough(events) { return }
-        } while await iterator.next() != nil
     }
 }

@@ -9,7 +9,8 @@ import TacitTesting
 @Suite("The key file and the start check", .timeLimit(.minutes(1)))
 struct KeyFileTests {
     /// A database with one verification, sealed by a dev server with `configure`'s keys.
-    static func sealedDatabase(in directory: URL, configure: @escaping (inout ServerConfiguration) -> Void = { _ in }) async throws -> String {
+    static func sealedDatabase(in directory: URL, configure: @escaping (inout ServerConfiguration) -> Void = { _ in })
+        async throws -> String {
         let db = directory.appendingPathComponent("tacit.db").path
         try await TestApplication.test(.inProcess, configure: { configuration, _ in
             configuration.databasePath = db
@@ -21,7 +22,7 @@ struct KeyFileTests {
         return db
     }
 
-    @Test("the first start creates the key file beside the database with mode 0600, and its key opens the stored number")
+    @Test("the first start creates the key file beside the database, mode 0600, and its key opens the stored number")
     func createdOnFirstStart() async throws {
         let directory = try KeyFixtures.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -66,7 +66,9 @@ extension Array where Element == UInt8 {
     /// Whether `needle` occurs anywhere in these bytes.
     func contains(bytes needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, needle.count <= count else { return false }
-        return (0...(count - needle.count)).contains { start in self[start..<(start + needle.count)].elementsEqual(needle) }
+        return (0...(count - needle.count)).contains { start in
+            self[start..<(start + needle.count)].elementsEqual(needle)
+        }
     }
 
     /// The runs of ASCII digits in these bytes, each as text.

@@ -77,11 +77,20 @@ let package = Package(
         .target(name: "TacitNetworking"),
         .target(name: "TacitKit", dependencies: ["TacitNetworking", .target(name: "CSSL", condition: .when(platforms: [.linux]))]),
         .target(name: "TacitTesting", dependencies: ["TacitNetworking", "TacitCore", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitHTTP", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitProvidersDev", "TacitKit", "CCrypto"]),
+        // The commands, their argument parsing and settings: what `tacit` runs, and tests call in process.
+        .target(
+            name: "TacitCLI",
+            dependencies: [
+                "TacitNetworking", "TacitCore", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitProvidersDev", "TacitProvidersTwilio",
+                "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit",
+                "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP", "TacitProviderKit",
+            ]
+        ),
         // jemalloc serves the server's allocations: the request path frees on other threads
         // than it allocates on, where glibc's allocator falls back to its locked bins.
         .executableTarget(
             name: "tacit",
-            dependencies: ["TacitNetworking", "TacitCore", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitProvidersDev", "TacitProvidersTwilio", "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP"],
+            dependencies: ["TacitCLI"],
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
         // Benchmarks/floor's server: the benchmarked requests' writes and nothing else.
@@ -132,6 +141,13 @@ let package = Package(
         .testTarget(name: "TacitProvidersDevTests",
                     dependencies: ["TacitProvidersDev", "TacitProviderKit", "TacitServer", "TacitOperator",
                                    "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),
+        .testTarget(
+            name: "TacitCLITests",
+            dependencies: [
+                "TacitCLI", "TacitTesting", "TacitServer", "TacitKit", "TacitCore", "TacitCrypto", "TacitStore",
+                "TacitStoreSQLite", "TacitNetworking",
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -38,16 +38,16 @@ struct ProviderBoundaryTests {
         }
     }
 
-    @Test("neither the server nor the executable names a dev provider: the executable only calls DevProviders.wire")
+    @Test("neither the server nor the CLI names a dev provider: the CLI only calls DevProviders.wire")
     func composition() {
-        for target in ["TacitServer", "tacit"] {
+        for target in ["TacitServer", "TacitCLI", "tacit"] {
             for file in Self.files(in: target) {
                 let named = Self.devProviderNames.filter { file.text.contains($0) }
                 #expect(named == [], "\(file.path) names \(named)")
             }
         }
-        let wiring = Self.files(in: "tacit").filter { $0.text.contains("DevProviders.wire(into:") }.map(\.path)
-        #expect(wiring == ["tacit/ServeCommand.swift"])
+        let wiring = Self.files(in: "TacitCLI").filter { $0.text.contains("DevProviders.wire(into:") }.map(\.path)
+        #expect(wiring == ["TacitCLI/ServeCommand.swift"])
     }
 
     @Test("inside the provider target only the wiring builds the operator, the inbox and the routing sender")
@@ -61,7 +61,7 @@ struct ProviderBoundaryTests {
 
     @Test("the virtual range's prefix is written once, in VirtualRange")
     func virtualRangeOnce() {
-        let targets = ["TacitCore", "TacitPhone", "TacitOperator", "TacitServer", "TacitProvidersDev", "tacit"]
+        let targets = ["TacitCore", "TacitPhone", "TacitOperator", "TacitServer", "TacitProvidersDev", "TacitCLI", "tacit"]
         let literals = targets.flatMap(Self.files(in:)).filter { file in
             file.text.contains("\"+990\"") || file.text.contains("= 990")
         }.map(\.path)

@@ -4,75 +4,12 @@ import TacitCrypto
 import TacitStoreSQLite
 import TacitTesting
 
-/// What the key tests share: a directory of their own, the built binary run with a bound
-/// on its time (off the cooperative pool, see `offThePool`), and every value a database
-/// file holds.
+/// What the key tests share: a directory of their own, and every value a database file holds.
 enum KeyFixtures {
-    struct Run {
-        var status: Int32
-        var out: String
-        var err: String
-    }
-
     static func directory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
-    }
-
-    /// Runs `tacit` with only `environment` (and PATH). One still running after `limit`
-    /// seconds is terminated, so a server that should have refused to start fails its test
-    /// instead of hanging it.
-    static func tacit(_ arguments: [String], environment: [String: String] = [:], limit: Double = 20) async throws -> Run {
-        try await offThePool { try run(arguments, environment: environment, limit: limit) }
-    }
-
-    private static func run(_ arguments: [String], environment: [String: String], limit: Double) throws -> Run {
-        let process = Subprocess()
-        process.executableURL = SecurityKeysCommandTests.binary
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let bound = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: bound)
-        defer { bound.cancel() }
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: output, as: UTF8.self), err: String(decoding: error, as: UTF8.self))
-    }
-
-    /// Runs `tacit serve` until it says it listens (then stops it) or exits on its own;
-    /// bounded like `tacit(_:)`. Its output is what it printed until then.
-    static func serveUntilListening(_ arguments: [String], limit: Double = 20) async throws -> Run {
-        try await offThePool { try runUntilListening(arguments, limit: limit) }
-    }
-
-    private static func runUntilListening(_ arguments: [String], limit: Double) throws -> Run {
-        let process = Subprocess()
-        process.executableURL = SecurityKeysCommandTests.binary
-        process.arguments = ["serve"] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin"]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let bound = DispatchWorkItem { process.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: bound)
-        defer { bound.cancel() }
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("Tacit is listening") {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += chunk
-        }
-        process.terminate()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: seen, as: UTF8.self), err: String(decoding: error, as: UTF8.self))
     }
 
     /// Copies the database file with its WAL (what a leaked copy of the live files holds)
@@ -129,7 +66,9 @@ extension Array where Element == UInt8 {
     /// Whether `needle` occurs anywhere in these bytes.
     func contains(bytes needle: [UInt8]) -> Bool {
         guard !needle.isEmpty, needle.count <= count else { return false }
-        return (0...(count - needle.count)).contains { start in self[start..<(start + needle.count)].elementsEqual(needle) }
+        return (0...(count - needle.count)).contains { start in
+            self[start..<(start + needle.count)].elementsEqual(needle)
+        }
     }
 
     /// The runs of ASCII digits in these bytes, each as text.

@@ -1,0 +1,27 @@
+import Foundation
+import TacitTesting
+
+/// The verification API's calls the command tests make around a command, over the test client.
+extension TestClient {
+    /// Starts a verification and returns its id (empty if the start was refused) and the answer.
+    func start(_ number: String, channels: [String] = ["sms", "voice"])
+        async throws -> (id: String, reply: TestResponse) {
+        let reply = try await post("/v1/verifications", json: ["phone_number": number,
+                                                               "workflow": channels.map { ["channel": $0] }])
+        return (reply.string("request_id") ?? "", reply)
+    }
+
+    /// The codes in a virtual handset's inbox, oldest first: a message's first run of 4 or more digits.
+    func inboxCodes(_ number: String) async throws -> [String] {
+        let reply = try await get("/v1/dev/handsets/\(number.replacingOccurrences(of: "+", with: "%2B"))/inbox")
+        let messages = reply.json["messages"] as? [[String: Any]] ?? []
+        return messages.compactMap { $0["body"] as? String }.compactMap { body in
+            body.split(whereSeparator: { !$0.isNumber }).first(where: { $0.count >= 4 }).map(String.init)
+        }
+    }
+
+    /// The newest code in a virtual handset's inbox.
+    func latestCode(_ number: String) async throws -> String? {
+        try await inboxCodes(number).last
+    }
+}

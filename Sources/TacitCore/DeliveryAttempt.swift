@@ -11,7 +11,7 @@ public struct DeliveryAttempt: Sendable, Equatable {
 
     public var provider: String
     public var refusal: Refusal?
-    /// The provider's id for the accepted message or call (Twilio's `SM…`/`CA…` sid).
+    /// The provider's id for the accepted message or call (an `SM…` or `CA…` sid, say).
     public var messageId: String?
     /// The stable reason of a refusal (`provider_error`, `invalid_number`…).
     public var reason: String?

@@ -23,7 +23,7 @@ public enum EventValue: Sendable, Equatable {
     case code(String)
     /// A token, key or URL secret: never stored.
     case secret
-    /// A provider's id for a message or call (Twilio's `SM…`): kept as given when it is
+    /// A provider's id for a message or call (an `SM…` sid, say): kept as given when it is
     /// one, since it is how an operator finds the message in the provider's console;
     /// anything else is scrubbed like free text.
     case providerId(String)

@@ -33,7 +33,7 @@ public enum Redactor {
     }
 
     /// An id of at most 64 letters, digits, `-` or `_`, with at least one letter, is kept
-    /// (Twilio's `SM…`, Vonage's `0A00…`, which may start with a digit); whatever else was
+    /// (an `SM…` sid, or a `0A00…` id that may start with a digit); whatever else was
     /// passed as one (a number or a code, all digits; free text) is scrubbed.
     public static func providerId(_ id: String) -> String {
         let shaped = (1...64).contains(id.count) && id.contains { $0.isASCII && $0.isLetter }

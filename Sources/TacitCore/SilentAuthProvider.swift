@@ -1,9 +1,9 @@
 import Foundation
 
 /// The port the engine drives for silent authentication. The virtual operator is the
-/// first implementation; real ones (Vonage, tru.ID, CAMARA operators) fit behind it.
+/// first implementation; real ones (silent-auth services, mobile operators' network APIs) fit behind it.
 public protocol SilentAuthProvider: Sendable {
-    /// The provider's name on the timeline (`virtual_operator`, `vonage`, `truid`, `camara`).
+    /// The provider's name on the timeline (`virtual_operator`, or a provider's route name).
     var providerName: String { get }
 
     /// Checks coverage and, when covered, issues a check the device must open over
@@ -57,7 +57,7 @@ public struct UnavailableSilentAuth: SilentAuthProvider {
     }
 }
 
-/// Asks the number's operator whether its SIM changed recently (CAMARA SIM Swap).
+/// Asks the number's operator whether its SIM changed recently (a network's SIM Swap API).
 public protocol SimSwapChecker: Sendable {
     /// nil when the operator can't tell (not its number, or the API failed).
     func swapped(phoneNumber: String, maxAgeHours: Int) async -> Bool?

@@ -1,14 +1,14 @@
 import Foundation
 
-/// A silent check whose device ends at the provider (tru.ID, Twilio Verify SNA): the URL
+/// A silent check whose device ends at the provider (a hosted silent-auth service): the URL
 /// the device opens is the provider's own, and Tacit completes the step only by asking
 /// the provider about `reference`, server to server.
 public struct SilentChallenge: Sendable, Equatable {
     /// The provider's check URL, handed to the device as it is.
     public var checkURL: String
-    /// The provider that issued the check, by its route name (`truid`, `twilio`).
+    /// The provider that issued the check, by its route name.
     public var provider: String
-    /// The provider's id for the check (tru.ID's `check_id`, Twilio's `VE…` sid).
+    /// The provider's id for the check (its check id or sid).
     public var reference: String
 
     public init(checkURL: String, provider: String, reference: String) {

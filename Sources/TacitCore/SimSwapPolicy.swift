@@ -1,7 +1,7 @@
 /// What to do when the operator says the SIM changed recently.
 public struct SimSwapPolicy: Codable, Sendable, Equatable {
     public enum Action: String, Codable, Sendable { case flag, block }
-    /// A SIM change within this many hours counts as a swap (CAMARA `maxAge`, 1–2400).
+    /// A SIM change within this many hours counts as a swap (1–2400, as network SIM Swap APIs take it).
     public var maxAgeHours: Int
     public var action: Action
 

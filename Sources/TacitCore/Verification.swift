@@ -25,7 +25,7 @@ public struct Verification: Sendable, Equatable {
     public var lastSeq: Int
     /// The application that owns it: only that application's credentials see it.
     public var applicationId: String = Verification.defaultApplication
-    /// The API that started it (`v1`, or a drop-in face such as `vonage` or `twilio`).
+    /// The API that started it (`v1`, or the name of a drop-in compatible face).
     public var face: String = Verification.v1Face
     /// The provider's check for a silent step whose device ends at the provider; only
     /// the machine sets it (for the active silent step); stores keep it as it is.

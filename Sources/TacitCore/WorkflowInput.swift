@@ -30,12 +30,12 @@ public enum WorkflowInput: Sendable, Equatable {
     /// The caller asked to skip to the next step.
     case next
     case cancel
-    /// The caller asked for one more send on `channel` (Twilio Verify re-sends a pending
-    /// verification when the app starts the same number again): the active step ends as
+    /// The caller asked for one more send on `channel` (a face that keeps one verification
+    /// per number re-sends when the app starts the same number again): the active step ends as
     /// skipped and a new step on `channel` starts at the end of the workflow, with a fresh
     /// code and deadline. Wrong codes entered so far still count.
     case resend(on: Channel)
-    /// The app vouches for the person itself (Twilio's `Status=approved`): the active step
+    /// The app vouches for the person itself (a face's approve call): the active step
     /// completes without a code.
     case approve
     /// An event was recorded outside the machine after the verification may have

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Two moves a drop-in face needs that `/v1` has no input for: `.resend` and `.approve`.
-/// Twilio Verify re-sends a pending verification when the app starts the same number
-/// again, on the channel it names then, and lets the app approve a verification outright.
+/// A face may re-send a pending verification when the app starts the same number again,
+/// on the channel it names then, and let the app approve a verification outright.
 /// Both go through the same step functions as every other input, so the timeline, the
 /// webhooks and the guards see them as they see any step.
 extension WorkflowMachine {
@@ -18,7 +18,7 @@ extension WorkflowMachine {
     }
 
     /// Completes the active step without a code, as when the app itself vouches for the
-    /// person (Twilio's `Status=approved`).
+    /// person (a face's approve call).
     mutating func approve() throws(WorkflowRefusal) {
         guard let active = verification.state.activeStep else { throw .notPending(verification.status) }
         complete(step: active.index)

@@ -17,11 +17,11 @@ extension TacitApplication {
         public var simSwap: (any SimSwapChecker)?
         /// Reads the silent-auth provider's verdict from the device's callback.
         public var silentVerdicts: (any SilentVerdictReader)?
-        /// Readers for the checks a given provider issued (CAMARA's), by the provider's
+        /// Readers for the checks a given provider issued (a network API's), by the provider's
         /// route name; a check of any other provider goes to `silentVerdicts`.
         public var silentVerdictReaders: [String: any SilentVerdictReader] = [:]
         /// Asks a provider for its verdict on a silent check it issued and whose device
-        /// ended at it (tru.ID, Twilio SNA), by the provider's route name.
+        /// ended at it (hosted silent-auth services), by the provider's route name.
         public var silentProviderChecks: [String: any SilentProviderCheck] = [:]
         /// The drop-in compatible APIs served beside `/v1` (docs/compatible-apis.md).
         public var faces: [any CompatibleFace] = []
@@ -29,7 +29,7 @@ extension TacitApplication {
         public var mounts: [any ProviderMount] = []
         /// Signed status callbacks the providers verify and read, each at its own path.
         public var callbacks: [any ProviderCallback] = []
-        /// Providers that read delivery receipts over a connection of their own (SMPP): each
+        /// Providers that read delivery receipts over a connection of their own (a long-lived socket): each
         /// runs beside the workers and feeds its receipts to the engine.
         public var receiptSources: [any ProviderReceiptSource] = []
         /// Where security warnings go (refused starts and sends, conversion drops).

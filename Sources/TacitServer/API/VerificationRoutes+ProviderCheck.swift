@@ -9,7 +9,7 @@ extension VerificationRoutes {
     /// the workflow moves on, as a no-match from the operator does.
     func completeAtProvider(_ id: String, check: SilentCheckReference, code: String?) async throws -> CheckAnswer {
         if let code {
-            // Vonage's silent codes are as short as 4 letters and digits (tru.ID's are 10).
+            // Providers' silent codes are as short as 4 letters and digits.
             guard (4...128).contains(code.utf8.count), code.isTokenText else {
                 throw APIProblem.invalid([InvalidParameter(name: "code", reason: "must be the code returned by the check_url")])
             }

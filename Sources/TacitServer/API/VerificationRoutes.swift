@@ -71,7 +71,7 @@ struct VerificationRoutes: Sendable {
         try request.requireJSON()
         let id = try request.verificationID()
         var json = try JSONRequest(body: request.body)
-        // Required, but for a silent check that ends at a provider handing the device nothing (Twilio SNA).
+        // Required, but for a silent check that ends at a provider handing the device nothing (whose backend checks without one).
         let code = json.string("code")
         try json.finish()
         let submitted = code ?? ""

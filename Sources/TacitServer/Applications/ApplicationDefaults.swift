@@ -26,7 +26,7 @@ public struct ApplicationDefaults {
     }
 
     /// `options` with these defaults in every field `given` doesn't name. The names are
-    /// the JSON ones `/v1` and the Vonage face share: `brand`, `code_length`, `channel_timeout`.
+    /// the JSON ones `/v1` and the faces with JSON bodies share: `brand`, `code_length`, `channel_timeout`.
     public func fill(_ options: VerificationOptions, given: Set<String> = []) -> VerificationOptions {
         var filled = options
         if !given.contains("brand"), let brand = settings.brand { filled.brand = brand }

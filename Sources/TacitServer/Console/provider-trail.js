@@ -35,7 +35,7 @@
       return hop;
     }
 
-    /** The providers in the order tried, each named once: "Twilio, then Vonage"; "" before any. */
+    /** The providers in the order tried, each named once: "Acme, then Brand"; "" before any. */
     get summary() {
       const names = [];
       for (const h of this.hops) if (!names.includes(h.provider)) names.push(h.provider);

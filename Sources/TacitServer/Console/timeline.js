@@ -90,7 +90,7 @@
       return li;
     }
 
-    /** Each stage's providers in the order tried ({sms: "Twilio, then Vonage"}), for the waterfall. */
+    /** Each stage's providers in the order tried ({sms: "Acme, then Brand"}), for the waterfall. */
     providers() {
       const out = {};
       for (const [channel, g] of this.groups) if (g.trail.summary) out[channel] = g.trail.summary;

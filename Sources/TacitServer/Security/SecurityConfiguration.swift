@@ -4,7 +4,7 @@ import TacitStore
 /// Limits and lists that keep Tacit safe to put on the internet. Every value has a
 /// default chosen from the systems Tacit is measured against (see docs/security.md).
 public struct SecurityConfiguration: Sendable, Equatable {
-    /// Code messages handed to a sender per number (Twilio Verify: 5 per 10 minutes).
+    /// Code messages handed to a sender per number (5 per 10 minutes, as hosted verification services allow).
     public var sendsPerNumber = RateLimit(5, per: 600)
     /// Verifications started per number per day.
     public var verificationsPerNumber = RateLimit(20, per: 86_400)

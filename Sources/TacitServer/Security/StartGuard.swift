@@ -26,7 +26,7 @@ struct StartGuard: Sendable {
                then route: () async -> HTTPResponse) async throws -> HTTPResponse {
         let number = try await check(request, start)
         let response = await route()
-        // 202 from /v1, 201 from the Twilio face (which answers a re-send with 201 too: one more send).
+        // 202 from /v1, 201 from a face that answers a create (and a re-send: one more send) with 201.
         if let number, response.status == 202 || response.status == 201, response.header("Idempotent-Replayed") == nil {
             // Created: one more verification for the number. A verification is pending per
             // number at most, so a start can't have slipped in since the check.

@@ -73,5 +73,5 @@ enum SilentNotes {
         note: "Tacit verified the operator's signed answer and handed the device a single-use code to submit. Only a keyed hash of the code is stored.")
     static let codeHeld = EventDraft(
         "silent_auth:code_issued", channel: .silentAuth, outcome: .success,
-        note: "Tacit verified the operator's signed answer; the app's backend completes the check next (Twilio SNA), so no code went to the device. Only a keyed hash is stored.")
+        note: "Tacit verified the operator's signed answer; the app's backend completes the check next, so no code went to the device. Only a keyed hash is stored.")
 }

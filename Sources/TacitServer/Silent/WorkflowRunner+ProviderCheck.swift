@@ -22,7 +22,7 @@ enum ProviderCheckResult: Sendable, Equatable {
 extension WorkflowRunner {
     /// Completes a silent step whose device ended at the provider, by asking the provider
     /// about the reference Tacit recorded when the step began: `deviceCode` is what the
-    /// device got at the provider's end (none for Twilio SNA), passed on untouched. The
+    /// device got at the provider's end (none where the app's backend checks without one), passed on untouched. The
     /// answer is applied only while that same check is still the active step's.
     func completeAtProvider(_ id: String, check: SilentCheckReference, deviceCode: String?,
                             provider: (any SilentProviderCheck)?, events: [EventDraft]) async throws -> ProviderCheckResult? {

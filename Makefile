@@ -14,7 +14,7 @@ SWIFT_TEST_FLAGS ?=
 # keeps their timing honest.
 SWIFT_TEST_WIDTH := --experimental-maximum-parallelization-width 16
 
-.PHONY: all deps test-deps build serve test test-swift test-console soak fuzz bench clean
+.PHONY: all deps test-deps build serve test test-swift test-console soak fuzz bench clean lint
 
 all: build
 
@@ -43,7 +43,7 @@ build: deps
 serve: build
 	.build/release/tacit serve --dev
 
-test: test-deps
+test: test-deps lint
 	swift build --build-tests $(SWIFT_TEST_FLAGS)
 	# Foundation's Process.run() (used by the CLI tests) can crash walking a very large
 	# descriptor table, so the tests run with a bounded one.
@@ -53,6 +53,10 @@ test: test-deps
 	$(MAKE) --no-print-directory soak SOAK_KILLS=20
 	$(MAKE) --no-print-directory soak-ha SOAK_HA_KILLS=12
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=60
+
+# Every Swift line of the sources at most 120 columns.
+lint:
+	python3 Tests/lint/line_length.py Sources
 
 # The Swift suite STRESS_RUNS times in a row, each run bounded by STRESS_TIMEOUT seconds
 # (timeout signals the run's whole process group, so servers a hung run started go too),

@@ -76,7 +76,7 @@ let package = Package(
         // URLSession calls whose cancellation can't deadlock, for the SDK and the server alike.
         .target(name: "TacitNetworking"),
         .target(name: "TacitKit", dependencies: ["TacitNetworking", .target(name: "CSSL", condition: .when(platforms: [.linux]))]),
-        .target(name: "TacitTesting", dependencies: ["TacitNetworking", "TacitCore", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitHTTP", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitProvidersDev", "TacitKit", "CCrypto"]),
+        .target(name: "TacitTesting", dependencies: ["TacitNetworking", "TacitCore", "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitHTTP", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitProvidersDev", "TacitKit", "TacitCrypto", "CCrypto"]),
         // The commands, their argument parsing and settings: what `tacit` runs, and tests call in process.
         .target(
             name: "TacitCLI",

@@ -67,7 +67,7 @@ struct AppsCommandTests {
         let row = try #require(listed.out.split(separator: "\n").first { $0.hasPrefix(id) }.map(String.init))
         #expect(row.contains("\tShop\t") && row.contains("\tShopCo\t8\t120\t"))
         #expect(listed.out.split(separator: "\n").contains { $0.hasPrefix("default\tdefault\t") })
-        let stored = try StoreFiles.storedValues(db)
+        let stored = try StoredFiles.storedValues(db)
         for secret in secrets {
             #expect(!listed.out.contains(secret) && !listed.err.contains(secret) && !set.out.contains(secret))
             #expect(!stored.contains { $0.contains(bytes: Array(secret.utf8)) })
@@ -119,9 +119,9 @@ struct AppsCommandTests {
                                        "--vonage-public-key", pem, "--secret", "apps-tests-secret", "--db", db])
         #expect(set.status == 0, "\(set.err)")
         #expect(!set.out.contains(secret) && !set.err.contains(secret))
-        #expect(!(try StoreFiles.storedValues(db)).contains { $0.contains(bytes: Array(secret.utf8)) })
+        #expect(!(try StoredFiles.storedValues(db)).contains { $0.contains(bytes: Array(secret.utf8)) })
         let record = "face_credentials WHERE application_id = '\(id)' AND face = 'vonage' AND name = 'signature_secret'"
-        let sealed = try StoreFiles.column("bytes", of: record, in: db)
+        let sealed = try StoredFiles.column("bytes", of: record, in: db)
         #expect(sealed.first?.isEmpty == false)
     }
 

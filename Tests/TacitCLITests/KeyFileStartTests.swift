@@ -44,7 +44,7 @@ struct KeyFileStartTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let db = try await Self.sealedDatabase(in: directory)
         let file = db + ".key"
-        let original = Hex.encode(try #require(try StoreFiles.keys(in: file).first))
+        let original = Hex.encode(try #require(try StoredFiles.keys(in: file).first))
         try FileManager.default.removeItem(atPath: file)
         let missing = await CommandRun.of(["serve", "--port", "0", "--db", db])
         #expect(missing.status == 2)

@@ -45,9 +45,9 @@ struct KeyRotationTests {
 
         let rotated = await CommandRun.of(["keys", "rotate", "--db", db])
         #expect(rotated.status == 0, "\(rotated.err)")
-        let keys = try StoreFiles.keys(in: db + ".key")
+        let keys = try StoredFiles.keys(in: db + ".key")
         #expect(keys.count == 2)
-        #expect(try StoreFiles.mode(db + ".key") == 0o600)
+        #expect(try StoredFiles.mode(db + ".key") == 0o600)
 
         try await Self.server(db) { _, client in
             let id = issued.reply["request_id"] as? String ?? ""
@@ -71,8 +71,8 @@ struct KeyRotationTests {
         let (_, production) = try await RunningCommand.serving(["--port", "0", "--db", db]) { _ in }
         #expect(production.out.contains("Tacit is listening") && production.status == 0, "\(production.err)")
         let newest = ServerSecrets(master: keys[0]).fieldProtection
-        let sealed = try StoreFiles.column("phone_sealed", of: "verifications", in: db)
-            + StoreFiles.column("body", of: "idempotency", in: db)
+        let sealed = try StoredFiles.column("phone_sealed", of: "verifications", in: db)
+            + StoredFiles.column("body", of: "idempotency", in: db)
         for value in sealed { #expect((try? newest.open(value)) != nil) }
         try await Self.server(db) { _, client in
             let state = try await client.get("/v1/verifications/\(issued.coded.id)")

@@ -2,6 +2,7 @@ import Foundation
 import TacitCLI
 import TacitServer
 import Testing
+import TacitTesting
 
 /// Where each setting comes from: its flag, else its `TACIT_*` variable, else its line in
 /// the config file, else the default.
@@ -101,8 +102,8 @@ struct SettingsPrecedenceTests {
             await CommandRun.of(["keys", "rotate", "--config", config] + db),
         ]
         for run in runs { #expect(run.status == 0, "\(run.err)") }
-        #expect(try StoreFiles.keys(in: file).count == 4)
-        #expect(try StoreFiles.mode(file) == 0o600)
+        #expect(try StoredFiles.keys(in: file).count == 4)
+        #expect(try StoredFiles.mode(file) == 0o600)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("tacit.db.key").path))
     }
 }

@@ -44,7 +44,7 @@ struct DatabaseCopyTests {
             try await Self.issue(client)
         }
         let copy = try KeyFixtures.copyDatabase(db, into: directory.appendingPathComponent("leaked"))
-        let values = try KeyFixtures.storedValues(copy)
+        let values = try StoredFiles.storedValues(copy)
         let code = issued.last ?? ""
         let numbers = [Self.silentNumber, Self.smsNumber].flatMap { [$0, String($0.dropFirst())] }
         for needle in issued.dropLast() + numbers {
@@ -52,7 +52,7 @@ struct DatabaseCopyTests {
         }
         #expect(!values.contains { $0.digitRuns.contains(code) }, "the copy holds the code")
 
-        let sealed = try KeyFixtures.column("phone_sealed", of: "verifications", in: copy)
+        let sealed = try StoredFiles.column("phone_sealed", of: "verifications", in: copy)
         #expect(sealed.count == 2)
         for value in values {
             for candidate in Self.candidates(value) {

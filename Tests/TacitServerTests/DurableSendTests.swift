@@ -138,8 +138,8 @@ struct DurableSendTests {
             _ = try await started
             let code = try #require(Self.code(in: stalled))
             let copy = try KeyFixtures.copyDatabase(db, into: directory.appendingPathComponent("leaked"))
-            #expect(try KeyFixtures.column("sealed_code", of: "send_outbox", in: copy).count == 1)
-            let values = try KeyFixtures.storedValues(copy)
+            #expect(try StoredFiles.column("sealed_code", of: "send_outbox", in: copy).count == 1)
+            let values = try StoredFiles.storedValues(copy)
             #expect(!values.contains { $0.digitRuns.contains(code) }, "the copy holds the code")
             #expect(!values.contains { $0.contains(bytes: Array(Self.number.utf8)) }, "the copy holds the number")
         }

@@ -49,6 +49,6 @@ struct KeyFileRaceTests {
         #expect(stored.count == 17)
         #expect(Set(stored.map(\.name)) == Set(([first] + added).map(\.name)))
         #expect(stored.first == first, "the newest key stays first")
-        #expect(try KeyFixtures.mode(path) == 0o600)
+        #expect(try StoredFiles.mode(path) == 0o600)
     }
 }

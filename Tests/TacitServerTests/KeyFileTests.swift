@@ -29,9 +29,9 @@ struct KeyFileTests {
         let db = try await Self.sealedDatabase(in: directory)
         let file = db + ".key"
         #expect(FileManager.default.fileExists(atPath: file))
-        #expect(try KeyFixtures.mode(file) == 0o600)
-        let key = try #require(try KeyFixtures.keys(in: file).first)
-        let sealed = try #require(try KeyFixtures.column("phone_sealed", of: "verifications", in: db).first)
+        #expect(try StoredFiles.mode(file) == 0o600)
+        let key = try #require(try StoredFiles.keys(in: file).first)
+        let sealed = try #require(try StoredFiles.column("phone_sealed", of: "verifications", in: db).first)
         let number = try ServerSecrets(master: key).fieldProtection.open(sealed)
         #expect(String(decoding: number, as: UTF8.self) == "+99012345683")
     }

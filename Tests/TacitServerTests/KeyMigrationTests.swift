@@ -60,8 +60,8 @@ struct KeyMigrationTests {
         let connection = try SQLiteConnection(path: db)
         defer { connection.close() }
         #expect(try connection.query("SELECT name FROM settings WHERE name = 'master_secret'").isEmpty)
-        #expect(try KeyFixtures.keys(in: db + ".key") == [master])
-        #expect(try KeyFixtures.mode(db + ".key") == 0o600)
-        #expect(!(try KeyFixtures.storedValues(db)).contains { $0.contains(bytes: master) })
+        #expect(try StoredFiles.keys(in: db + ".key") == [master])
+        #expect(try StoredFiles.mode(db + ".key") == 0o600)
+        #expect(!(try StoredFiles.storedValues(db)).contains { $0.contains(bytes: master) })
     }
 }

@@ -111,7 +111,7 @@ struct KeyRingTests {
         #expect(created.withLock { $0.filter { $0 }.count } == 1)
         let stored = try #require(try KeyFile.read(path))
         #expect(stored.count == 1 && keys.contains(stored[0]))
-        #expect(try KeyFixtures.mode(path) == 0o600)
+        #expect(try StoredFiles.mode(path) == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["race.key"], "no temporary file is left")
     }
 

@@ -45,6 +45,8 @@ public struct VerificationOptions: Sendable, Equatable {
         }
         if brand.isEmpty || brand.count > 18 {
             found.append(.init(name: "brand", reason: "must be 1 to 18 characters"))
+        } else if !Self.isPlainText(brand) {
+            found.append(.init(name: "brand", reason: Self.plainTextRule))
         }
         if let clientRef, clientRef.isEmpty || clientRef.count > 40 {
             found.append(.init(name: "client_ref", reason: "must be 1 to 40 characters"))
@@ -53,6 +55,24 @@ public struct VerificationOptions: Sendable, Equatable {
             found.append(.init(name: "sim_swap.max_age_hours", reason: "must be between 1 and 2400"))
         }
         return found
+    }
+}
+
+extension VerificationOptions {
+    /// Why a brand that is not plain text is refused.
+    public static let plainTextRule = "must hold no control, format, bidi or invisible characters"
+
+    /// Whether `text` reads as it shows: no control characters (a newline, a tab), no format
+    /// characters (bidi overrides such as U+202E, zero-width spaces and joiners), no line or
+    /// paragraph separators, nothing private or unassigned. A brand goes into every message,
+    /// where such characters could reorder or hide the text around the code.
+    public static func isPlainText(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: false
+            default: true
+            }
+        }
     }
 }
 

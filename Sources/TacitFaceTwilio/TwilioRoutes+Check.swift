@@ -21,7 +21,8 @@ extension TwilioRoutes {
     }
 
     /// `POST …/VerificationCheck`: a right code answers `approved`, a wrong one `pending`,
-    /// and the fifth wrong one 60202, as Twilio does. Without `Code`, on a silent (SNA)
+    /// the fifth wrong one `max_attempts_reached`, and any check after it 60202, as Twilio
+    /// does: five checks are answered, the sixth refused. Without `Code`, on a silent (SNA)
     /// verification, it asks whether the device's check over the cellular path matched.
     /// A verification that has ended is gone, as Twilio deletes it: 404, or 60202 when
     /// wrong codes ended it. `located` is what `locateCheck` found for the guard; a code
@@ -38,12 +39,13 @@ extension TwilioRoutes {
             guard let id = located, let checked = try await check(id, code: code) else { throw TwilioError.notFound(request.path) }
             result = checked.result
             switch checked.result {
-            case .tooManyAttempts: throw TwilioError.maxCheckAttempts
             case .notPending:
                 // Rare, so read only here: whether wrong codes ended it decides the error.
                 guard let ended = try await store.verification(id: id) else { throw TwilioError.notFound(request.path) }
                 throw Self.ended(ended, path: request.path)
-            case .completed, .wrongCode: break
+            // The check that spends the last attempt is answered like any other, with the
+            // verification as it ended (`max_attempts_reached`): Twilio refuses only the next.
+            case .completed, .wrongCode, .tooManyAttempts: break
             }
             guard let after = checked.verification else { throw TwilioError.notFound(request.path) }
             return .json(bytes: TwilioVerificationBody(verification: after, account: account).checkBytes)

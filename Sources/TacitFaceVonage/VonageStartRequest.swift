@@ -26,6 +26,8 @@ struct VonageStartRequest: Sendable, Equatable {
         let brand = reader.string("brand", required: true)
         if let brand, brand.isEmpty || brand.count > 18 || brand.contains(where: brandForbidden.contains) {
             reader.problem("brand", "must be 1 to 18 characters, none of / { } : $")
+        } else if let brand, !VerificationOptions.isPlainText(brand) {
+            reader.problem("brand", VerificationOptions.plainTextRule)
         }
         var options = VerificationOptions(codeLength: defaultCodeLength, channelTimeout: defaultChannelTimeout)
         options.brand = brand ?? options.brand

@@ -81,7 +81,8 @@ struct AppsCommandTests {
         let db = directory.appendingPathComponent("tacit.db").path
         let id = try #require(try await Self.created(db)["id"] as? String)
         let refused = [("--code-length", "3"), ("--channel-timeout", "901"),
-                       ("--brand", String(repeating: "b", count: 19)), ("--vonage-callback-url", "ftp://x")]
+                       ("--brand", String(repeating: "b", count: 19)), ("--brand", "Acme\u{202E}"),
+                       ("--brand", "Acme\nShop"), ("--vonage-callback-url", "ftp://x")]
         for (flag, value) in refused {
             let run = await CommandRun.of(["apps", "set", id, flag, value, "--db", db])
             #expect(run.status == 1, "\(flag)")

@@ -109,7 +109,8 @@ enum AppsCommand: Command {
             let dates = [application.createdAt, application.revokedAt].map { date in
                 date.map { ISO8601DateFormatter().string(from: $0) } ?? "-"
             }
-            var fields = [s.brand ?? "-", s.codeLength.map(String.init) ?? "-", s.channelTimeout.map(String.init) ?? "-"]
+            var fields = [s.brand ?? "-", s.codeLength.map(String.init) ?? "-",
+                          s.channelTimeout.map(String.init) ?? "-"]
             for face in keyed {
                 let records = try await manager.faceRecords(of: application.id, face: face.name)
                 let key = face.settings.first(where: \.valueFromFile).flatMap { records.named($0.name) }

@@ -105,7 +105,8 @@ public struct JSONParser {
         case UInt8(ascii: "u"):
             var scalar = try hex4()
             if (0xD800..<0xDC00).contains(scalar) {
-                guard bytes.count >= index + 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else { throw Malformed() }
+                guard bytes.count >= index + 6, bytes[index] == UInt8(ascii: "\\"),
+                      bytes[index + 1] == UInt8(ascii: "u") else { throw Malformed() }
                 index += 2
                 let low = try hex4()
                 guard (0xDC00..<0xE000).contains(low) else { throw Malformed() }
@@ -154,7 +155,9 @@ public struct JSONParser {
             guard let next = peek, Self.isDigit(next) else { throw Malformed() }
             skipDigits()
         }
-        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else { throw Malformed() }
+        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
+            throw Malformed()
+        }
         return value
     }
 

@@ -9,7 +9,8 @@ public struct OutboundRequest: Sendable, Equatable {
     /// Seconds before the request is given up.
     public var timeout: TimeInterval
 
-    public init(method: String = "POST", url: URL, headers: [(String, String)] = [], body: [UInt8] = [], timeout: TimeInterval = 10) {
+    public init(method: String = "POST", url: URL, headers: [(String, String)] = [], body: [UInt8] = [],
+                timeout: TimeInterval = 10) {
         self.method = method
         self.url = url
         self.headers = headers

@@ -62,7 +62,8 @@ extension Redactor {
 
     /// Every place the chain spells the number's last 7 or more digits, extended left as far
     /// as it keeps matching; a leading `+` goes with it.
-    static func numberMasks(in chain: [(digit: Character, at: Int)], number: [Character], scalars: [Unicode.Scalar]) -> [Mask] {
+    static func numberMasks(in chain: [(digit: Character, at: Int)], number: [Character],
+                            scalars: [Unicode.Scalar]) -> [Mask] {
         let least = min(IssuedSecrets.minimumNumberDigits, number.count)
         guard number.count >= 4, chain.count >= least else { return [] }
         var masks: [Mask] = []
@@ -74,7 +75,9 @@ extension Redactor {
             guard length >= least else { continue }
             var start = chain[end - length + 1].at
             if start > 0, scalars[start - 1] == "+" { start -= 1 }
-            let kept = length == number.count ? phone(String(number)) : String(repeating: mask, count: 5) + String(number.suffix(4))
+            let kept = length == number.count
+                ? phone(String(number))
+                : String(repeating: mask, count: 5) + String(number.suffix(4))
             masks.append(Mask(range: start..<(chain[end].at + 1), replacement: kept))
         }
         return masks

@@ -18,7 +18,8 @@ extension Redactor {
             while position < visible.count {
                 let length = longestMatch(of: secret, at: position, visible: visible, scalars: scalars)
                 if length >= IssuedSecrets.minimumTokenFragment {
-                    masks.append(Mask(range: visible[position]..<(visible[position + length - 1] + 1), replacement: redactedToken))
+                    masks.append(Mask(range: visible[position]..<(visible[position + length - 1] + 1),
+                                      replacement: redactedToken))
                     position += length
                 } else {
                     position += 1
@@ -29,7 +30,8 @@ extension Redactor {
     }
 
     /// How many visible characters from `position` on spell some part of `secret`.
-    private static func longestMatch(of secret: [Unicode.Scalar], at position: Int, visible: [Int], scalars: [Unicode.Scalar]) -> Int {
+    private static func longestMatch(of secret: [Unicode.Scalar], at position: Int, visible: [Int],
+                                     scalars: [Unicode.Scalar]) -> Int {
         var best = 0
         for start in secret.indices where secret[start] == scalars[visible[position]] {
             var length = 0

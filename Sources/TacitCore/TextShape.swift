@@ -25,7 +25,8 @@ extension StringProtocol {
     public func containsBytes(_ needle: String, ignoringASCIICase: Bool = false, atTokenStart: Bool = false) -> Bool {
         let bytes = Array(utf8), target = Array(needle.utf8)
         guard !target.isEmpty, bytes.count >= target.count else { return target.isEmpty }
-        for start in 0...(bytes.count - target.count) where !atTokenStart || start == 0 || !bytes[start - 1].isTokenByte {
+        for start in 0...(bytes.count - target.count)
+        where !atTokenStart || start == 0 || !bytes[start - 1].isTokenByte {
             var offset = 0
             while offset < target.count {
                 let byte = bytes[start + offset]

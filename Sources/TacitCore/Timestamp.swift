@@ -20,7 +20,9 @@ public enum Timestamp {
         var text = [UInt8]()
         text.reserveCapacity(24)
         func digits(_ value: Int64, _ width: Int) { text.appendDigits(UInt64(value), width: width) }
-        digits(year, 4); text.append(UInt8(ascii: "-")); digits(month, 2); text.append(UInt8(ascii: "-")); digits(day, 2)
+        digits(year, 4); text.append(UInt8(ascii: "-"))
+        digits(month, 2); text.append(UInt8(ascii: "-"))
+        digits(day, 2)
         text.append(UInt8(ascii: "T"))
         digits(dayMillis / 3_600_000, 2); text.append(UInt8(ascii: ":"))
         digits(dayMillis / 60_000 % 60, 2); text.append(UInt8(ascii: ":"))

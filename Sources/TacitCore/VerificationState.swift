@@ -62,7 +62,8 @@ extension VerificationState {
     public init(status: VerificationStatus, currentStep: Int?, deadline: Date?, codeHash: [UInt8]?, codeStep: Int?) {
         guard let outcome = VerificationOutcome(rawValue: status.rawValue) else {
             guard let currentStep, let deadline else { self = .unstarted; return }
-            self = .pending(ActiveStep(index: currentStep, deadline: deadline, codeHash: codeStep == currentStep ? codeHash : nil))
+            self = .pending(ActiveStep(index: currentStep, deadline: deadline,
+                                       codeHash: codeStep == currentStep ? codeHash : nil))
             return
         }
         self = .finished(outcome)

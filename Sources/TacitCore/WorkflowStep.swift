@@ -9,7 +9,8 @@ public struct WorkflowStep: Codable, Sendable, Equatable {
     /// Why the step ended other than completed.
     public var endReason: EndReason?
 
-    public init(channel: Channel, status: StepStatus = .unused, startedAt: Date? = nil, endedAt: Date? = nil, endReason: EndReason? = nil) {
+    public init(channel: Channel, status: StepStatus = .unused, startedAt: Date? = nil, endedAt: Date? = nil,
+                endReason: EndReason? = nil) {
         self.channel = channel
         self.status = status
         self.startedAt = startedAt

@@ -55,7 +55,8 @@ enum DaemonStarter {
         }
         if configuration.tls != nil {
             // GnuTLS's refusal of the credentials leaves no errno of its own.
-            return HTTPServerError(code: .tlsFailed, message: "Could not serve TLS on \(place): the certificate or key was refused.")
+            return HTTPServerError(code: .tlsFailed,
+                                   message: "Could not serve TLS on \(place): the certificate or key was refused.")
         }
         return HTTPServerError(code: .startFailed, message: "Could not listen on \(place) (errno \(code)).")
     }

@@ -47,19 +47,22 @@ public struct HTTPResponse: Sendable {
 
     /// A JSON response encoding `value` with snake_case keys and ISO 8601 dates.
     /// Encoding failures answer 500, since they are programming errors.
-    public static func json<T: Encodable>(status: Int = 200, _ value: T, headers: [(String, String)] = []) -> HTTPResponse {
+    public static func json<T: Encodable>(status: Int = 200, _ value: T,
+                                          headers: [(String, String)] = []) -> HTTPResponse {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else {
-            return .problem(status: 500, type: "internal-error", title: "Internal error", detail: "The response could not be encoded.")
+            return .problem(status: 500, type: "internal-error", title: "Internal error",
+                            detail: "The response could not be encoded.")
         }
         return .json(status: status, bytes: Array(data), headers: headers)
     }
 
     /// A plain-text response (UTF-8).
-    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+    public static func text(_ text: String, status: Int = 200,
+                            contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", contentType)], body: .bytes(Array(text.utf8)))
     }
 

@@ -23,13 +23,17 @@ enum RequestScreen {
         if found.malformed != 0 {
             return Problems.malformed("A header line ends without CRLF, holds a NUL, or continues the line before it.")
         }
-        if found.bad_name != 0 { return Problems.malformed("A header name is not a token, e.g. a space before its colon.") }
+        if found.bad_name != 0 {
+            return Problems.malformed("A header name is not a token, e.g. a space before its colon.")
+        }
         if found.bad_value != 0 { return Problems.malformed("A header value holds a control character.") }
         let isHTTP11 = version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false
         if found.host_fields > 1 || (isHTTP11 && found.host_fields == 0) {
             return Problems.malformed("An HTTP/1.1 request carries exactly one Host header.")
         }
-        if found.content_length_differs != 0 { return Problems.malformed("The request's Content-Length headers disagree.") }
+        if found.content_length_differs != 0 {
+            return Problems.malformed("The request's Content-Length headers disagree.")
+        }
         guard found.transfer_encoding_fields > 0 else { return nil }
         if found.content_length_fields > 0 {
             return Problems.malformed("A request carries Content-Length or Transfer-Encoding, not both.")

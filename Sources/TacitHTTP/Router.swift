@@ -32,7 +32,8 @@ public struct Router: Sendable {
     public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping HTTPHandler) {
         let route = Route(method: method, pattern: RoutePattern(pattern), handler: handler)
         var literals: [String] = []
-        for case .literal(let literal) in route.pattern.segments.prefix(while: \.isLiteral).prefix(Self.indexedSegments) {
+        for case .literal(let literal) in route.pattern.segments.prefix(while: \.isLiteral)
+            .prefix(Self.indexedSegments) {
             literals.append(literal)
         }
         routesByLeadingLiterals[literals.joined(separator: "/"), default: []].append(route)

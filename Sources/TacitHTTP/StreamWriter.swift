@@ -85,7 +85,8 @@ public final class StreamWriter: Sendable {
             if available > 0 {
                 let count = min(available, max)
                 state.buffer.withUnsafeBytes { bytes in
-                    UnsafeMutableRawPointer(destination).copyMemory(from: bytes.baseAddress! + state.offset, byteCount: count)
+                    UnsafeMutableRawPointer(destination)
+                        .copyMemory(from: bytes.baseAddress! + state.offset, byteCount: count)
                 }
                 state.consume(count)
                 return count

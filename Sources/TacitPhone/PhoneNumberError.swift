@@ -37,7 +37,8 @@ public struct PhoneNumberError: Error, Sendable, Hashable, CustomStringConvertib
     /// A valid number on a line that can't receive a code.
     public static func notMobile(_ lineType: PhoneLineType) -> PhoneNumberError {
         PhoneNumberError(
-            code: "not_mobile", description: "The phone number is \(lineType.phrase), which can't receive a verification code.",
+            code: "not_mobile",
+            description: "The phone number is \(lineType.phrase), which can't receive a verification code.",
             lineType: lineType)
     }
 }

@@ -20,7 +20,8 @@ public struct PhoneNumberParser: Sendable {
     ///   - allowVirtualRange: accept `+990` followed by 5–12 digits as the virtual
     ///     operator's numbers (dev mode); when false they are `invalid`.
     /// - Throws: ``PhoneNumberError``; numbers that can't receive a code are `not_mobile`.
-    public func parse(_ text: String, defaultRegion: String? = nil, allowVirtualRange: Bool) throws(PhoneNumberError) -> PhoneNumber {
+    public func parse(_ text: String, defaultRegion: String? = nil,
+                      allowVirtualRange: Bool) throws(PhoneNumberError) -> PhoneNumber {
         let cleaned = try Self.clean(text)
         let virtualPrefix = VirtualRange.prefix
         if cleaned.hasPrefix(virtualPrefix) {
@@ -54,14 +55,16 @@ public struct PhoneNumberParser: Sendable {
         return text
     }
 
-    private static func virtualNumber(_ cleaned: String, subscriber: Substring) throws(PhoneNumberError) -> PhoneNumber {
+    private static func virtualNumber(_ cleaned: String,
+                                      subscriber: Substring) throws(PhoneNumberError) -> PhoneNumber {
         guard subscriber.count >= virtualSubscriberDigits.lowerBound else { throw .tooShort }
         guard subscriber.count <= virtualSubscriberDigits.upperBound else { throw .tooLong }
         return PhoneNumber(
             e164: cleaned, region: nil, countryCallingCode: PhoneNumber.virtualCountryCallingCode, lineType: .mobile)
     }
 
-    private static func parseWithLibrary(_ cleaned: String, defaultRegion: String?) throws(PhoneNumberError) -> PhoneNumber {
+    private static func parseWithLibrary(_ cleaned: String,
+                                         defaultRegion: String?) throws(PhoneNumberError) -> PhoneNumber {
         var result = cphone_result()
         let status = cphone_parse(cleaned, defaultRegion?.uppercased(), &result)
         switch status {

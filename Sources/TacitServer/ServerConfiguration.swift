@@ -65,7 +65,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var keyFilePath: String? {
         if let keyFile, !keyFile.isEmpty { return keyFile }
         let db = databasePath
-        guard !db.isEmpty, db != ":memory:", !db.hasPrefix("file::memory:"), !db.contains("mode=memory") else { return nil }
+        guard !db.isEmpty, db != ":memory:", !db.hasPrefix("file::memory:"), !db.contains("mode=memory") else {
+            return nil
+        }
         return db + ".key"
     }
 

@@ -23,7 +23,8 @@ extension TacitApplication {
     func makeEngine(secrets: ServerSecrets) -> Engine {
         let clock = dependencies.clock
         let metrics = Metrics()
-        let security = SecurityLayer(configuration: configuration, store: store, secrets: secrets, clock: clock, log: dependencies.securityLog)
+        let security = SecurityLayer(configuration: configuration, store: store, secrets: secrets, clock: clock,
+                                     log: dependencies.securityLog)
         metrics.addSection(security.metrics.render)
         if let section = dependencies.sender as? any MetricsSection { metrics.addSection(section.renderMetrics) }
         let hub = EventHub()
@@ -62,16 +63,18 @@ extension TacitApplication {
         var router = RouteTable(metrics: engine.metrics, gate: engine.security.gate.serving(engine.faces))
         let checks = dependencies.silentProviderChecks
         let assets = ConsoleAssets()
-        VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids, phones: PhoneNumberParser(),
-                           allowVirtualRange: configuration.dev, providerChecks: { checks[$0] }).register(&router)
+        VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids,
+                           phones: PhoneNumberParser(), allowVirtualRange: configuration.dev,
+                           providerChecks: { checks[$0] }).register(&router)
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub,
-                       deviceEvents: engine.security.deviceEventGuard(limits: configuration.security.timeline, secrets: secrets,
-                                                                      clock: dependencies.clock),
+                       deviceEvents: engine.security.deviceEventGuard(limits: configuration.security.timeline,
+                                                                      secrets: secrets, clock: dependencies.clock),
                        limits: configuration.security.timeline).register(&router)
         CallbackRoutes(runner: runner, store: store, callbacks: dependencies.callbacks,
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
-        ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub, clock: runner.clock,
-                      assets: assets, ready: { [weak self] in self?.ready ?? false }).register(&router)
+        ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub,
+                      clock: runner.clock, assets: assets,
+                      ready: { [weak self] in self?.ready ?? false }).register(&router)
         SilentRoutes(flow: engine.silentFlow).register(&router)
         for face in engine.faces.byName.values { face.register(&router) }
         mountProviders(on: &router, keys: engine.silentKeys)
@@ -85,14 +88,16 @@ extension TacitApplication {
                                   applications: (store as? any ApplicationStore).map(ApplicationDirectory.init),
                                   phones: PhoneNumberParser(), allowVirtualRange: configuration.dev, silent: silent,
                                   silentKeys: keys, fields: fields)
-        return ServedFaces(Dictionary(faces.map { ($0.name, $0.serve(in: context)) }, uniquingKeysWith: { first, _ in first }))
+        return ServedFaces(Dictionary(faces.map { ($0.name, $0.serve(in: context)) },
+                                      uniquingKeysWith: { first, _ in first }))
     }
 
     /// Adds the routes the providers bring (the virtual operator's, the dev tools').
     func mountProviders(on router: inout RouteTable, keys: SilentKeys) {
         let store = self.store
         let context = ProviderContext(verification: { try await store.verification(id: $0) }, clock: dependencies.clock,
-                                      baseURL: { keys.baseURL }, checkURLVerification: { keys.verificationId(ofCheckURL: $0) })
+                                      baseURL: { keys.baseURL },
+                                      checkURLVerification: { keys.verificationId(ofCheckURL: $0) })
         for route in dependencies.mounts.flatMap({ $0.routes(in: context) }) {
             router.add(route.method, route.pattern, route.exposure.security, throwing: route.answeringProblems)
         }

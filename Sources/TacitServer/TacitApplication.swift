@@ -30,7 +30,8 @@ public final class TacitApplication: Sendable {
     /// Whether `/readyz` answers 200.
     var ready: Bool { isReady.load(ordering: .relaxed) }
 
-    public init(configuration: ServerConfiguration, store: any VerificationStore, dependencies: Dependencies = Dependencies()) {
+    public init(configuration: ServerConfiguration, store: any VerificationStore,
+                dependencies: Dependencies = Dependencies()) {
         self.configuration = configuration
         self.store = store
         self.dependencies = dependencies

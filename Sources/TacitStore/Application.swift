@@ -14,7 +14,8 @@ public struct Application: Sendable, Equatable {
     /// The application keyless loopback calls act for in `--dev`.
     public static let devID = "dev"
 
-    public init(id: String, name: String, createdAt: Date, revokedAt: Date? = nil, settings: ApplicationSettings = ApplicationSettings()) {
+    public init(id: String, name: String, createdAt: Date, revokedAt: Date? = nil,
+                settings: ApplicationSettings = ApplicationSettings()) {
         self.id = id
         self.name = name
         self.createdAt = createdAt

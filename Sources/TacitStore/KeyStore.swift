@@ -13,8 +13,8 @@ public struct APIKey: Sendable, Equatable {
     /// The application the key acts for.
     public var applicationId: String
 
-    public init(id: String, name: String, scopes: [String], createdAt: Date, lastUsedAt: Date? = nil, revokedAt: Date? = nil,
-                applicationId: String = Application.defaultID) {
+    public init(id: String, name: String, scopes: [String], createdAt: Date, lastUsedAt: Date? = nil,
+                revokedAt: Date? = nil, applicationId: String = Application.defaultID) {
         self.applicationId = applicationId
         self.id = id
         self.name = name

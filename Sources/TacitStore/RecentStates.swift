@@ -26,7 +26,8 @@ public final class RecentStates<Snapshot: Sendable>: Sendable {
 
         /// The state kept for `id` in either generation, if `application` may see it.
         @inlinable func kept(_ id: String, visibleTo application: String?) -> State? {
-            guard let kept = newer[id] ?? older[id], StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }
+            guard let kept = newer[id] ?? older[id],
+                  StoreScope.admits(kept.verification.applicationId, to: application) else { return nil }
             return kept
         }
     }

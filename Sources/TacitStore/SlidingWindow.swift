@@ -81,7 +81,9 @@ extension SlidingWindow {
     public init(encoded: String) {
         self.init(buckets: encoded.split(separator: " ").compactMap { pair in
             let parts = pair.split(separator: ":")
-            guard parts.count == 2, let latest = Double(parts[0]), let hits = Int(parts[1]), hits > 0 else { return nil }
+            guard parts.count == 2, let latest = Double(parts[0]), let hits = Int(parts[1]), hits > 0 else {
+                return nil
+            }
             return Bucket(latest: latest, hits: hits)
         })
     }

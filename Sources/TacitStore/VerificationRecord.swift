@@ -85,7 +85,9 @@ public struct VerificationRecord: Sendable {
         let clientRef = try r.optional { try $0.string() }
         let codeLength = try r.int()
         let channelTimeout = try r.int()
-        let simSwap = try r.optional { r in SimSwapPolicy(maxAgeHours: try r.int(), action: try parse(&r, SimSwapPolicy.Action.self)) }
+        let simSwap = try r.optional { r in
+            SimSwapPolicy(maxAgeHours: try r.int(), action: try parse(&r, SimSwapPolicy.Action.self))
+        }
         let count = try r.int()
         guard (0...8).contains(count) else { throw ByteReader.Malformed() }
         var workflow: [WorkflowStep] = []
@@ -94,8 +96,9 @@ public struct VerificationRecord: Sendable {
                                          startedAt: try r.optional(date), endedAt: try r.optional(date),
                                          endReason: try r.optional { EndReason(rawValue: try $0.string()) }))
         }
-        let options = VerificationOptions(workflow: workflow.map(\.channel), codeLength: codeLength, channelTimeout: channelTimeout,
-                                          brand: brand, locale: locale, clientRef: clientRef, simSwap: simSwap)
+        let options = VerificationOptions(workflow: workflow.map(\.channel), codeLength: codeLength,
+                                          channelTimeout: channelTimeout, brand: brand, locale: locale,
+                                          clientRef: clientRef, simSwap: simSwap)
         let currentStep = try r.optional { try $0.int() }
         let codeHash = try r.optional { try $0.data() }
         let codeStep = try r.optional { try $0.int() }

@@ -16,8 +16,8 @@ public protocol VerificationStore: OutboxStore, SendOutboxStore, RetentionStore 
     /// when given. Throws `StoreError.concurrentVerification` when another pending
     /// verification holds the same number, `StoreError.idempotencyKeyReused` when
     /// the key is already taken. `outbox` and `sends` rows commit in the same transaction.
-    func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,
-                idempotency: IdempotencyRecord?) async throws -> [TimelineEvent]
+    func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend],
+                at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent]
 
     /// The stored verification, nil when the id is unknown or, inside a `StoreScope`,
     /// another application's: both through the same read of the row, never a cache.
@@ -84,7 +84,8 @@ extension VerificationStore {
     }
 
     /// Inserts without webhooks or sends owed.
-    public func insert(_ verification: Verification, events: [EventDraft], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
+    public func insert(_ verification: Verification, events: [EventDraft], at: Date,
+                       idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         try await insert(verification, events: events, outbox: [], sends: [], at: at, idempotency: idempotency)
     }
 
@@ -171,8 +172,10 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-    public static let concurrentVerification = StoreError(code: "concurrent_verification", message: "another verification is pending for this number")
-    public static let idempotencyKeyReused = StoreError(code: "idempotency_key_reused", message: "the idempotency key was used for another request")
+    public static let concurrentVerification = StoreError(code: "concurrent_verification",
+                                                          message: "another verification is pending for this number")
+    public static let idempotencyKeyReused = StoreError(code: "idempotency_key_reused",
+                                                        message: "the idempotency key was used for another request")
     public static func backend(_ message: String) -> StoreError { StoreError(code: "backend", message: message) }
     public var description: String { "\(code): \(message)" }
 }

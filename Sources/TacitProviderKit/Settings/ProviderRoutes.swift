@@ -1,8 +1,9 @@
 import Foundation
 import TacitCore
 
-/// Which providers carry a channel, in failover order (docs/providers.md#routing-and-failover): `TACIT_ROUTE_SMS=<first>,<second>`
-/// for every number, `TACIT_ROUTE_SMS_GB=<provider>` for one country (ISO 3166 alpha-2).
+/// Which providers carry a channel, in failover order (docs/providers.md#routing-and-failover):
+/// `TACIT_ROUTE_SMS=<first>,<second>` for every number, `TACIT_ROUTE_SMS_GB=<provider>` for one country
+/// (ISO 3166 alpha-2).
 public struct ProviderRoutes: Sendable, Equatable {
     static let prefix = "TACIT_ROUTE_"
 

@@ -45,11 +45,14 @@ public struct RouteTable: Sendable {
     /// value, and `handler` gets the same value.
     public mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
                       reading read: @escaping @Sendable (HTTPRequest) -> StartSubmission,
-                      starting handler: @escaping @Sendable (HTTPRequest, StartSubmission) async throws -> HTTPResponse) {
+                      starting handler:
+                          @escaping @Sendable (HTTPRequest, StartSubmission) async throws -> HTTPResponse) {
         let gate = self.gate, metrics = self.metrics
         mount(method, pattern, security, guards: [.start]) { request in
             let submission = read(request)
-            let response = try await gate.start(request, submission) { await Self.answer { try await handler(request, submission) } }
+            let response = try await gate.start(request, submission) {
+                await Self.answer { try await handler(request, submission) }
+            }
             metrics.request(route: pattern, method: method, status: response.status)
             return response
         }
@@ -60,8 +63,10 @@ public struct RouteTable: Sendable {
     /// verification checked: the path's `:id`, unless the route names it otherwise; the
     /// handler gets what it named, so a route that had to look it up doesn't again.
     public mutating func add(_ method: String, _ pattern: String, _ security: RouteSecurity,
-                      locating locate: @escaping @Sendable (HTTPRequest) async throws -> String? = { $0.pathParameters["id"] },
-                      checking handler: @escaping @Sendable (HTTPRequest, _ located: String?) async throws -> CheckAnswer) {
+                      locating locate:
+                          @escaping @Sendable (HTTPRequest) async throws -> String? = { $0.pathParameters["id"] },
+                      checking handler:
+                          @escaping @Sendable (HTTPRequest, _ located: String?) async throws -> CheckAnswer) {
         let gate = self.gate, metrics = self.metrics
         mount(method, pattern, security, guards: [.failedChecks]) { request in
             let located = try await locate(request)
@@ -78,7 +83,8 @@ public struct RouteTable: Sendable {
         }
     }
 
-    private mutating func mount(_ method: String, _ pattern: String, _ security: RouteSecurity, guards: [RouteDeclaration.Guard],
+    private mutating func mount(_ method: String, _ pattern: String, _ security: RouteSecurity,
+                                guards: [RouteDeclaration.Guard],
                                 _ route: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
         declarations.append(RouteDeclaration(method: method, pattern: pattern, security: security, guards: guards))
         let gate = self.gate

@@ -17,7 +17,8 @@ struct ServiceRoutes: Sendable {
         router.add("GET", "/healthz", .open) { _ in .json(bytes: Array(#"{"status":"ok"}"#.utf8)) }
         router.add("GET", "/readyz", .open) { _ in
             ready() ? .json(bytes: Array(#"{"status":"ready"}"#.utf8))
-                : APIProblem(status: 503, type: "not-ready", title: "Not ready", detail: "The server is starting.").response
+                : APIProblem(status: 503, type: "not-ready", title: "Not ready",
+                             detail: "The server is starting.").response
         }
         router.add("GET", "/metrics", .open) { _ in await metricsText() }
         router.add("GET", "/v1/openapi.json", .open) { _ in assets.response(for: "openapi.json") }

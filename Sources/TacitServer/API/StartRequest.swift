@@ -20,7 +20,9 @@ struct StartRequest: Equatable, Sendable {
         if let locale = json.string("locale") { options.locale = locale }
         options.clientRef = json.string("client_ref")
         if let simSwap = json.object("sim_swap") { options.simSwap = Self.simSwap(simSwap, &json) }
-        if let country, !Self.isRegionCode(country) { json.problem("country", "must be a two-letter ISO 3166 region code") }
+        if let country, !Self.isRegionCode(country) {
+            json.problem("country", "must be a two-letter ISO 3166 region code")
+        }
         if !Self.isLocale(options.locale) { json.problem("locale", "must look like en-us") }
         for problem in options.problems() where !json.problems.contains(where: { $0.name == problem.name }) {
             json.problem(problem.name, problem.reason)

@@ -33,7 +33,9 @@ struct VerificationBody {
 
     /// Each step's channel and status, as the state response and webhooks show them.
     static func workflow(_ v: Verification) -> JSONValue {
-        .array(v.workflow.map { .object(["channel": .string($0.channel.rawValue), "status": .string($0.status.rawValue)]) })
+        .array(v.workflow.map {
+            .object(["channel": .string($0.channel.rawValue), "status": .string($0.status.rawValue)])
+        })
     }
 
     /// The JSON, keys sorted.

@@ -53,7 +53,8 @@ extension VerificationRoutes {
     func replay(_ record: IdempotencyRecord, _ request: HTTPRequest) async throws -> HTTPResponse? {
         var found = try await store.idempotencyRecord(key: record.key)
         if found == nil, let key = request.header("idempotency-key") {
-            for older in try secrets.fieldProtection.indexes(Self.idempotencyName(key, record.applicationId)).dropFirst() where found == nil {
+            for older in try secrets.fieldProtection.indexes(Self.idempotencyName(key, record.applicationId))
+                .dropFirst() where found == nil {
                 found = try await store.idempotencyRecord(key: older)
             }
         }
@@ -61,7 +62,8 @@ extension VerificationRoutes {
         guard ConstantTime.equals(first.requestHash, record.requestHash) else { throw APIProblem.idempotencyReused }
         guard first.status != 0, let body = try? secrets.fieldProtection.open(first.sealedBody) else {
             throw APIProblem(status: 409, type: "idempotency-in-progress", title: "Request in progress",
-                             detail: "The first request with this Idempotency-Key is still being answered; retry shortly.")
+                             detail: "The first request with this Idempotency-Key is still being answered;"
+                                     + " retry shortly.")
         }
         return .json(status: first.status, bytes: body, headers: [("Idempotent-Replayed", "true")])
     }

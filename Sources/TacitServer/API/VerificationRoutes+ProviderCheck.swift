@@ -11,12 +11,13 @@ extension VerificationRoutes {
         if let code {
             // Providers' silent codes are as short as 4 letters and digits.
             guard (4...128).contains(code.utf8.count), code.isTokenText else {
-                throw APIProblem.invalid([InvalidParameter(name: "code", reason: "must be the code returned by the check_url")])
+                throw APIProblem.invalid([InvalidParameter(name: "code",
+                                                           reason: "must be the code returned by the check_url")])
             }
         }
         let event = Self.checkEvent(.silentAuth, code: code)
-        let result = try await runner.completeAtProvider(id, check: check, deviceCode: code, provider: providerChecks(check.provider),
-                                                         events: [event])
+        let result = try await runner.completeAtProvider(id, check: check, deviceCode: code,
+                                                         provider: providerChecks(check.provider), events: [event])
         switch result {
         case nil: throw APIProblem.notFound
         case .completed?:
@@ -41,5 +42,6 @@ extension VerificationRoutes {
 extension APIProblem {
     static let silentProviderUnavailable = APIProblem(
         status: 409, type: "silent-provider-unavailable", title: "Silent provider gave no verdict",
-        detail: "The silent-auth provider did not answer about its check, so the verification moved on to its next step.")
+        detail: "The silent-auth provider did not answer about its check, so the verification moved on to its next"
+                + " step.")
 }

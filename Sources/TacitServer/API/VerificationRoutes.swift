@@ -19,7 +19,8 @@ struct VerificationRoutes: Sendable {
     func register(_ router: inout RouteTable) {
         router.add("POST", "/v1/verifications", .write, reading: readStart, starting: create)
         router.add("GET", "/v1/verifications/:id", .read, throwing: state)
-        router.add("POST", "/v1/verifications/:id/check", .write(orClientToken: Scope.silentAuthSubmit), checking: { request, _ in try await check(request) })
+        router.add("POST", "/v1/verifications/:id/check", .write(orClientToken: Scope.silentAuthSubmit),
+                   checking: { request, _ in try await check(request) })
         router.add("POST", "/v1/verifications/:id/next", .write, throwing: next)
         router.add("DELETE", "/v1/verifications/:id", .write, throwing: cancel)
     }
@@ -42,8 +43,10 @@ struct VerificationRoutes: Sendable {
                                  clientTokenHash: try secrets.tokenHash(clientToken), createdAt: runner.clock.now())
         draft.applicationId = application
         draft.face = Verification.v1Face
-        let event = EventDraft("api:create", note: "The app's backend asked Tacit to verify \(number.redacted) (POST /v1/verifications).",
-                               data: ["phone_number": .phone(number.e164), "client_ref": start.options.clientRef.map { .text($0) } ?? .null,
+        let event = EventDraft("api:create", note: "The app's backend asked Tacit to verify \(number.redacted) (POST"
+                                                   + " /v1/verifications).",
+                               data: ["phone_number": .phone(number.e164),
+                                      "client_ref": start.options.clientRef.map { .text($0) } ?? .null,
                                       "face": .text(draft.face)])
         let outcome: WorkflowRunner.Outcome<Void>
         do {
@@ -56,13 +59,16 @@ struct VerificationRoutes: Sendable {
         }
         let body = VerificationBody(outcome.verification, checkURL: outcome.checkURL, clientToken: clientToken).bytes
         if let idempotency {
-            try await store.saveIdempotentResponse(key: idempotency.key, status: 202, sealedBody: secrets.fieldProtection.seal(body))
+            try await store.saveIdempotentResponse(key: idempotency.key, status: 202,
+                                                   sealedBody: secrets.fieldProtection.seal(body))
         }
         return .json(status: 202, bytes: body, headers: [("Location", "/v1/verifications/\(outcome.verification.id)")])
     }
 
     func state(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let verification = try await store.verification(id: try request.verificationID()) else { throw APIProblem.notFound }
+        guard let verification = try await store.verification(id: try request.verificationID()) else {
+            throw APIProblem.notFound
+        }
         return .json(bytes: VerificationBody(verification).bytes)
     }
 
@@ -71,7 +77,8 @@ struct VerificationRoutes: Sendable {
         try request.requireJSON()
         let id = try request.verificationID()
         var json = try JSONRequest(body: request.body)
-        // Required, but for a silent check that ends at a provider handing the device nothing (whose backend checks without one).
+        // Required, but for a silent check that ends at a provider handing the device nothing
+        // (whose backend checks without one).
         let code = json.string("code")
         try json.finish()
         let submitted = code ?? ""
@@ -79,7 +86,9 @@ struct VerificationRoutes: Sendable {
         let result: CheckResult?
         do {
             result = try await runner.check(id, code: submitted) { verification in
-                guard code != nil else { throw APIProblem.invalid([InvalidParameter(name: "code", reason: "is required")]) }
+                guard code != nil else {
+                    throw APIProblem.invalid([InvalidParameter(name: "code", reason: "is required")])
+                }
                 try validate(code: submitted, for: verification)
                 return [Self.checkEvent(verification.activeChannel, code: submitted)]
             }
@@ -91,7 +100,8 @@ struct VerificationRoutes: Sendable {
     }
 
     static func checkEvent(_ channel: Channel?, code: String?) -> EventDraft {
-        EventDraft("api:check", channel: channel, note: "A code was submitted for checking (POST /v1/verifications/{id}/check).",
+        EventDraft("api:check", channel: channel, note: "A code was submitted for checking (POST"
+                                                        + " /v1/verifications/{id}/check).",
                    data: code.map { ["code": .code($0)] } ?? [:])
     }
 
@@ -106,7 +116,8 @@ struct VerificationRoutes: Sendable {
 
     func next(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try request.verificationID()
-        let event = EventDraft("api:next", note: "The app asked to skip to the next step now (POST /v1/verifications/{id}/next).")
+        let event = EventDraft("api:next", note: "The app asked to skip to the next step now (POST"
+                                                 + " /v1/verifications/{id}/next).")
         let outcome: WorkflowRunner.Outcome<Void>?
         do {
             outcome = try await runner.transition(id, events: [event]) { try $0.handle(.next) }
@@ -122,9 +133,12 @@ struct VerificationRoutes: Sendable {
 
     func cancel(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try request.verificationID()
-        let event = EventDraft("api:cancel", note: "The app cancelled the verification (DELETE /v1/verifications/{id}).")
+        let event = EventDraft("api:cancel", note: "The app cancelled the verification (DELETE"
+                                                   + " /v1/verifications/{id}).")
         do {
-            guard try await runner.transition(id, events: [event], { try $0.handle(.cancel) }) != nil else { throw APIProblem.notFound }
+            guard try await runner.transition(id, events: [event], { try $0.handle(.cancel) }) != nil else {
+                throw APIProblem.notFound
+            }
         } catch let refusal as WorkflowRefusal {
             if case .notPending(.cancelled) = refusal { return .empty(status: 204) }
             if case .notPending(let status) = refusal { throw APIProblem.notPending(status) }

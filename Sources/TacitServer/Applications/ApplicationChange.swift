@@ -50,7 +50,8 @@ public struct ApplicationChange: Sendable, Equatable {
                 throw ApplicationManager.Failure(code: "invalid_setting", description: "--\(option) \(problem)")
             }
             records.append(setting.kind == .sealedSecret
-                ? FaceCredential(face: face, name: setting.name, kind: .sealedSecret, bytes: try seal(Array(value.utf8)))
+                ? FaceCredential(face: face, name: setting.name, kind: .sealedSecret,
+                                 bytes: try seal(Array(value.utf8)))
                 : FaceCredential(face: face, name: setting.name, kind: setting.kind, text: value))
         }
         return records

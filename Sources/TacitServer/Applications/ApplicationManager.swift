@@ -52,7 +52,9 @@ public struct ApplicationManager: Sendable {
     public func list() async throws -> [Application] { try await store.applications() }
 
     /// Revokes the application and every key of it at once; false when no application has this id.
-    public func revoke(id: String, at now: Date = Date()) async throws -> Bool { try await store.revokeApplication(id: id, at: now) }
+    public func revoke(id: String, at now: Date = Date()) async throws -> Bool {
+        try await store.revokeApplication(id: id, at: now)
+    }
 
     /// Applies `change`: the application's own settings, then the faces' records it names;
     /// `seal` seals a secret setting (the server's field protection). nil when no
@@ -62,7 +64,9 @@ public struct ApplicationManager: Sendable {
         guard var application = try await store.application(id: id) else { return nil }
         application.settings = try change.applied(to: application.settings)
         let records = try change.faceRecords(faces) { secret in
-            guard let seal else { throw Failure(code: "no_key_ring", description: "sealing needs the server's master key") }
+            guard let seal else {
+                throw Failure(code: "no_key_ring", description: "sealing needs the server's master key")
+            }
             return try seal(secret)
         }
         guard try await store.updateApplication(id: id, settings: application.settings) else { return nil }

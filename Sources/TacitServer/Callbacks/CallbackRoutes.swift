@@ -86,7 +86,8 @@ struct CallbackRoutes: Sendable {
     }
 
     /// Records a silent check's status and applies its failure, only while its check is the active step's.
-    private func apply(_ status: ProviderSilentStatus, check: SilentCheckReference, verificationId: String) async throws {
+    private func apply(_ status: ProviderSilentStatus, check: SilentCheckReference,
+                       verificationId: String) async throws {
         _ = try await runner.recordingTransition(verificationId) { machine -> (Void, [EventDraft]) in
             guard machine.activeSilentCheck == check else { return ((), []) }
             if let failure = status.failure { try machine.handle(.silentFailed(step: check.step, failure: failure)) }

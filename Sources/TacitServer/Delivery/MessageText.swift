@@ -41,20 +41,28 @@ public enum MessageText {
             "en": english,
             "es": Phrases(
                 sms: { "Tu código de \($0) es \($1). No lo compartas con nadie." },
-                whatsapp: { "Por tu seguridad, no compartas este código. Tu código de verificación de \($0) es \($1)." },
-                voice: { "Hola. Le llamamos de \($0). Su código de verificación es: \($1). Repito, su código es: \($1). Adiós." }),
+                whatsapp: { "Por tu seguridad, no compartas este código. Tu código de verificación de \($0) es"
+                            + " \($1)." },
+                voice: { "Hola. Le llamamos de \($0). Su código de verificación es: \($1). Repito, su código es: \($1)."
+                         + " Adiós." }),
             "fr": Phrases(
                 sms: { "Ne partagez ce code avec personne. Votre code \($0) est \($1)." },
-                whatsapp: { "Pour votre sécurité, ne partagez pas ce code. Votre code de vérification \($0) est \($1)." },
-                voice: { "Bonjour. Ici \($0). Votre code de vérification est : \($1). Je répète, votre code est : \($1). Au revoir." }),
+                whatsapp: { "Pour votre sécurité, ne partagez pas ce code. Votre code de vérification \($0) est"
+                            + " \($1)." },
+                voice: { "Bonjour. Ici \($0). Votre code de vérification est : \($1). Je répète, votre code est :"
+                         + " \($1). Au revoir." }),
             "de": Phrases(
                 sms: { "Ihr \($0)-Code lautet \($1). Geben Sie ihn an niemanden weiter." },
-                whatsapp: { "Geben Sie diesen Code zu Ihrer Sicherheit nicht weiter. Ihr \($0)-Bestätigungscode lautet \($1)." },
-                voice: { "Hallo. Hier ist \($0). Ihr Bestätigungscode lautet: \($1). Noch einmal, Ihr Code lautet: \($1). Auf Wiederhören." }),
+                whatsapp: { "Geben Sie diesen Code zu Ihrer Sicherheit nicht weiter. Ihr \($0)-Bestätigungscode lautet"
+                            + " \($1)." },
+                voice: { "Hallo. Hier ist \($0). Ihr Bestätigungscode lautet: \($1). Noch einmal, Ihr Code lautet:"
+                         + " \($1). Auf Wiederhören." }),
             "pt": Phrases(
                 sms: { "Seu código \($0) é \($1). Não o compartilhe com ninguém." },
-                whatsapp: { "Para sua segurança, não compartilhe este código. Seu código de verificação \($0) é \($1)." },
-                voice: { "Olá. Aqui é \($0). Seu código de verificação é: \($1). Repetindo, seu código é: \($1). Tchau." }),
+                whatsapp: { "Para sua segurança, não compartilhe este código. Seu código de verificação \($0) é"
+                            + " \($1)." },
+                voice: { "Olá. Aqui é \($0). Seu código de verificação é: \($1). Repetindo, seu código é: \($1)."
+                         + " Tchau." }),
         ]
     }
 }

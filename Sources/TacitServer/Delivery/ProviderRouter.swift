@@ -25,8 +25,9 @@ public struct ProviderRouter: MessageSender, MetricsSection {
         self.providers = providers
         self.routes = routes
         self.region = region
-        self.circuits = Dictionary(providers.map { ($0.name, ProviderCircuit(provider: $0.name, settings: breaker, clock: clock)) },
-                                   uniquingKeysWith: { first, _ in first })
+        self.circuits = Dictionary(
+            providers.map { ($0.name, ProviderCircuit(provider: $0.name, settings: breaker, clock: clock)) },
+            uniquingKeysWith: { first, _ in first })
         // Silent routes are the silent router's to check: no messaging provider carries that channel.
         for route in routes.all where route.channel != .silentAuth {
             for name in route.providers {
@@ -34,7 +35,9 @@ public struct ProviderRouter: MessageSender, MetricsSection {
                     throw ProviderSetupError(setting: route.setting, problem: "names \(name), which is not configured")
                 }
                 guard provider.channels.contains(route.channel) else {
-                    throw ProviderSetupError(setting: route.setting, problem: "names \(name), which does not carry \(route.channel.rawValue) as configured")
+                    throw ProviderSetupError(
+                        setting: route.setting,
+                        problem: "names \(name), which does not carry \(route.channel.rawValue) as configured")
                 }
             }
         }
@@ -56,7 +59,8 @@ public struct ProviderRouter: MessageSender, MetricsSection {
             let circuit = circuits[provider.name]
             let admission = if let circuit { circuit.admit() } else { ProviderCircuit.Admission.regular }
             guard let admission else {
-                attempts.append(DeliveryAttempt(provider: provider.name, refusal: .transient, reason: ProviderCircuit.openReason))
+                attempts.append(DeliveryAttempt(provider: provider.name, refusal: .transient,
+                                                reason: ProviderCircuit.openReason))
                 continue
             }
             let result = await provider.sender.send(message)
@@ -64,18 +68,23 @@ public struct ProviderRouter: MessageSender, MetricsSection {
             attempts += result.attempts.isEmpty
                 ? [DeliveryAttempt(provider: provider.name, refusal: result.refusal, reason: result.reason)]
                 : result.attempts
-            if result.refusal != .transient { return DeliveryResult(refusal: result.refusal, reason: result.reason, attempts: attempts) }
+            if result.refusal != .transient {
+                return DeliveryResult(refusal: result.refusal, reason: result.reason, attempts: attempts)
+            }
         }
-        return DeliveryResult(refusal: .transient, reason: attempts.last?.reason ?? "provider_error", attempts: attempts)
+        return DeliveryResult(refusal: .transient, reason: attempts.last?.reason ?? "provider_error",
+                              attempts: attempts)
     }
 
     /// `tacit_provider_circuit_state` and `tacit_provider_circuit_opened_total`, per provider.
     public func renderMetrics() -> String {
         let sorted = circuits.values.sorted { $0.provider < $1.provider }
-        var lines = ["# HELP tacit_provider_circuit_state Each provider's circuit: 0 closed, 1 open, 2 half-open (this process only).",
+        var lines = ["# HELP tacit_provider_circuit_state Each provider's circuit: 0 closed, 1 open,"
+                     + " 2 half-open (this process only).",
                      "# TYPE tacit_provider_circuit_state gauge"]
         lines += sorted.map { "tacit_provider_circuit_state{provider=\"\($0.provider)\"} \($0.position.rawValue)" }
-        lines += ["# HELP tacit_provider_circuit_opened_total Times each provider's circuit opened (this process only).",
+        lines += ["# HELP tacit_provider_circuit_opened_total Times each provider's circuit opened (this process"
+                  + " only).",
                   "# TYPE tacit_provider_circuit_opened_total counter"]
         lines += sorted.map { "tacit_provider_circuit_opened_total{provider=\"\($0.provider)\"} \($0.openedCount)" }
         return lines.joined(separator: "\n") + "\n"

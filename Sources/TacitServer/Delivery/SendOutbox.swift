@@ -36,8 +36,9 @@ final class SendOutbox: Sendable {
     func row(verificationId: String, step: Int, channel: Channel, code: String, at: Date) throws -> QueuedSend {
         let sealed = try fields.seal(Array(Self.bound(verificationId, step, code).utf8))
         let due = handoffs.isOpen ? at.addingTimeInterval(SendWorker.lease) : at
-        return QueuedSend(id: QueuedSend.key(verificationId: verificationId, step: step), verificationId: verificationId,
-                          step: step, channel: channel.rawValue, sealedCode: sealed, createdAt: at, dueAt: due)
+        return QueuedSend(id: QueuedSend.key(verificationId: verificationId, step: step),
+                          verificationId: verificationId, step: step, channel: channel.rawValue, sealedCode: sealed,
+                          createdAt: at, dueAt: due)
     }
 
     /// After the commit that wrote `rows`: the worker gets the leased ones with the state
@@ -79,5 +80,7 @@ final class SendOutbox: Sendable {
             """
     }
 
-    private static func bound(_ verificationId: String, _ step: Int, _ code: String) -> String { "\(verificationId):\(step):\(code)" }
+    private static func bound(_ verificationId: String, _ step: Int, _ code: String) -> String {
+        "\(verificationId):\(step):\(code)"
+    }
 }

@@ -22,16 +22,20 @@ extension SendWorker {
             return .drop(verification)
         }
         guard let channel = Channel(rawValue: row.channel), let code = outbox.code(in: row) else {
-            FileHandle.standardError.write(Data("tacit: a queued send for \(row.verificationId) could not be opened; dropped\n".utf8))
+            FileHandle.standardError.write(
+                Data("tacit: a queued send for \(row.verificationId) could not be opened; dropped\n".utf8))
             return .drop(verification)
         }
-        return .send(runner.message(for: verification, step: row.step, channel: channel, code: code, key: row.id), channel)
+        return .send(runner.message(for: verification, step: row.step, channel: channel, code: code, key: row.id),
+                     channel)
     }
 
     /// The verification `job` is for, as its commit left it when that was a moment ago, else
     /// as stored (nil when it is gone).
     private func current(_ job: Job) async throws -> Verification? {
-        if let committed = job.committed, runner.clock.now().timeIntervalSince(job.row.createdAt) < Self.freshness { return committed }
+        if let committed = job.committed, runner.clock.now().timeIntervalSince(job.row.createdAt) < Self.freshness {
+            return committed
+        }
         return try await runner.store.verification(id: job.row.verificationId)
     }
 

@@ -96,7 +96,9 @@ final class SendWorker: Sendable {
     /// lease ran out there) is taken from the claim, under the lease the claim gave it.
     private func claim() async -> [Job] {
         let now = runner.clock.now()
-        guard let rows = try? await runner.store.claimSends(now: now, lease: Self.lease, limit: free()) else { return [] }
+        guard let rows = try? await runner.store.claimSends(now: now, lease: Self.lease, limit: free()) else {
+            return []
+        }
         let leased = rows.map { row in
             var row = row
             row.dueAt = now.addingTimeInterval(Self.lease)

@@ -28,7 +28,8 @@ struct DeadlinePoller: Sendable {
         do {
             return timers.adopt(try await store.deadlines(dueBy: cutoff, limit: Self.batch))
         } catch {
-            FileHandle.standardError.write(Data("tacit: pending deadlines could not be read (\(error)); next try in \(interval) s\n".utf8))
+            FileHandle.standardError.write(
+                Data("tacit: pending deadlines could not be read (\(error)); next try in \(interval) s\n".utf8))
             return 0
         }
     }

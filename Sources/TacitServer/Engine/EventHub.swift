@@ -48,14 +48,17 @@ public final class EventHub: Sendable {
     public func unsubscribe(_ subscription: Subscription) {
         state.withLock { state in
             state.followed[subscription.requestId]?.receivers[subscription.id] = nil
-            if state.followed[subscription.requestId]?.receivers.isEmpty == true { state.followed[subscription.requestId] = nil }
+            if state.followed[subscription.requestId]?.receivers.isEmpty == true {
+                state.followed[subscription.requestId] = nil
+            }
         }
     }
 
     /// A stream of the verification's events committed from now on. It ends when the
     /// subscriber stops reading.
     public func subscribe(_ requestId: String) -> AsyncStream<TimelineEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: TimelineEvent.self, bufferingPolicy: .bufferingNewest(10_000))
+        let (stream, continuation) = AsyncStream.makeStream(of: TimelineEvent.self,
+                                                            bufferingPolicy: .bufferingNewest(10_000))
         let subscription = subscribe(requestId) { events in
             for event in events { continuation.yield(event) }
         }

@@ -42,7 +42,8 @@ struct Housekeeper: Sendable {
             try await retained.run(finishedBefore: now.addingTimeInterval(-retention), at: now)
             metrics.finishedSweep(at: now)
         } catch {
-            FileHandle.standardError.write(Data("tacit: housekeeping could not finish this round (\(error)); it runs again in \(Int(interval)) s\n".utf8))
+            FileHandle.standardError.write(Data(("tacit: housekeeping could not finish this round (\(error));"
+                                                 + " it runs again in \(Int(interval)) s\n").utf8))
         }
     }
 }

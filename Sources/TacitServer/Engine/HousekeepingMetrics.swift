@@ -46,10 +46,14 @@ final class HousekeepingMetrics: Sendable {
         let snapshot = state.withLock { $0 }
         var lines = ["# HELP tacit_housekeeping_swept_rows_total Rows deleted by housekeeping and retention, by kind.",
                      "# TYPE tacit_housekeeping_swept_rows_total counter"]
-        for kind in Kind.allCases { lines.append("tacit_housekeeping_swept_rows_total{kind=\"\(kind.rawValue)\"} \(snapshot.swept[kind] ?? 0)") }
-        lines += ["# HELP tacit_housekeeping_last_sweep_timestamp_seconds When the last complete housekeeping round ran (0: none yet).",
+        for kind in Kind.allCases {
+            lines.append("tacit_housekeeping_swept_rows_total{kind=\"\(kind.rawValue)\"} \(snapshot.swept[kind] ?? 0)")
+        }
+        lines += ["# HELP tacit_housekeeping_last_sweep_timestamp_seconds When the last complete housekeeping round ran"
+                  + " (0: none yet).",
                   "# TYPE tacit_housekeeping_last_sweep_timestamp_seconds gauge",
-                  "tacit_housekeeping_last_sweep_timestamp_seconds \(Int(snapshot.lastSweep?.timeIntervalSince1970 ?? 0))"]
+                  "tacit_housekeeping_last_sweep_timestamp_seconds"
+                  + " \(Int(snapshot.lastSweep?.timeIntervalSince1970 ?? 0))"]
         return lines.joined(separator: "\n") + "\n"
     }
 }

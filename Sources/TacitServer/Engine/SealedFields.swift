@@ -23,7 +23,13 @@ public struct SealedFields: FieldProtection {
         }
         var failure: any Error = StoreError.backend("no key opens the sealed field")
         for key in keys {
-            do { return try key.cipher.open(sealed) } catch let error as CryptoError { throw error } catch { failure = error }
+            do {
+                return try key.cipher.open(sealed)
+            } catch let error as CryptoError {
+                throw error
+            } catch {
+                failure = error
+            }
         }
         throw failure
     }
@@ -32,7 +38,9 @@ public struct SealedFields: FieldProtection {
     /// leaves those alone).
     public var currentHeader: [UInt8] { Self.marker + keys[0].id }
 
-    public func index(_ value: String) throws -> String { Hex.encode(try keys[0].indexMAC.authenticate(Array(value.utf8))) }
+    public func index(_ value: String) throws -> String {
+        Hex.encode(try keys[0].indexMAC.authenticate(Array(value.utf8)))
+    }
 
     public func indexes(_ value: String) throws -> [String] {
         try keys.map { key in Hex.encode(try key.indexMAC.authenticate(Array(value.utf8))) }

@@ -16,7 +16,9 @@ public struct ServerSecrets: Sendable {
         let tokenMAC: HMAC.SHA256Key
 
         init(_ master: MasterKey) {
-            func derive(_ purpose: String) -> [UInt8] { HMAC.sha256(key: master.bytes, message: Array("tacit:\(purpose)".utf8)) }
+            func derive(_ purpose: String) -> [UInt8] {
+                HMAC.sha256(key: master.bytes, message: Array("tacit:\(purpose)".utf8))
+            }
             id = master.id
             codeKey = derive("code")
             cipher = AESGCM(key: derive("seal"))
@@ -43,7 +45,8 @@ public struct ServerSecrets: Sendable {
     }
 
     /// The key ring `configuration` names, checked against `store`; see `KeyRing.load`.
-    public static func load(configuration: ServerConfiguration, store: any VerificationStore) async throws -> ServerSecrets {
+    public static func load(configuration: ServerConfiguration,
+                            store: any VerificationStore) async throws -> ServerSecrets {
         ServerSecrets(ring: try await KeyRing.load(configuration: configuration, store: store))
     }
 
@@ -54,9 +57,11 @@ public struct ServerSecrets: Sendable {
 
     /// Whether `code` is the one `stored` was made from, under any key of the ring. Every
     /// key is tried, so the work doesn't say which matched.
-    public func codeMatches(_ stored: [UInt8], code: String, verificationId: String, step: Int) throws(CryptoError) -> Bool {
+    public func codeMatches(_ stored: [UInt8], code: String, verificationId: String,
+                            step: Int) throws(CryptoError) -> Bool {
         var matches = false
-        for keys in derived where ConstantTime.equals(try keys.codeMAC.authenticate(Self.codeMessage(code, verificationId, step)), stored) {
+        for keys in derived
+        where ConstantTime.equals(try keys.codeMAC.authenticate(Self.codeMessage(code, verificationId, step)), stored) {
             matches = true
         }
         return matches

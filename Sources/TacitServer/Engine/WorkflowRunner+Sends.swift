@@ -7,7 +7,8 @@ import TacitStore
 /// provider's answer is applied in the transition that deletes the row.
 extension WorkflowRunner {
     /// One row per `.sendMessage` among `effects`, with the code issued for its step.
-    func queuedSends(_ effects: [WorkflowEffect], codes: [Int: String], verificationId: String, at: Date) throws -> [QueuedSend] {
+    func queuedSends(_ effects: [WorkflowEffect], codes: [Int: String], verificationId: String,
+                     at: Date) throws -> [QueuedSend] {
         try effects.compactMap { effect in
             guard case .sendMessage(let step, let channel) = effect, let code = codes[step] else { return nil }
             return try sends.row(verificationId: verificationId, step: step, channel: channel, code: code, at: at)
@@ -15,10 +16,13 @@ extension WorkflowRunner {
     }
 
     /// The message that carries `code` for `step`, in the verification's language.
-    func message(for verification: Verification, step: Int, channel: Channel, code: String, key: String) -> OutboundMessage {
-        let body = MessageText.body(channel: channel, brand: verification.brand, code: code, locale: verification.locale)
-        return OutboundMessage(channel: channel, to: verification.phoneNumber, body: body, verificationId: verification.id,
-                               step: step, language: MessageText.language(for: verification.locale), locale: verification.locale,
+    func message(for verification: Verification, step: Int, channel: Channel, code: String,
+                 key: String) -> OutboundMessage {
+        let body = MessageText.body(channel: channel, brand: verification.brand, code: code,
+                                    locale: verification.locale)
+        return OutboundMessage(channel: channel, to: verification.phoneNumber, body: body,
+                               verificationId: verification.id, step: step,
+                               language: MessageText.language(for: verification.locale), locale: verification.locale,
                                code: code, brand: verification.brand, idempotencyKey: key)
     }
 
@@ -39,6 +43,7 @@ extension WorkflowRunner {
 
     /// Waits, until `deadline`, for the send of `step` to end; what it left, or nil.
     func awaitSend(of verificationId: String, step: Int, until deadline: Date) async -> Performed? {
-        await sends.waiters.wait(for: QueuedSend.key(verificationId: verificationId, step: step), until: deadline, clock: clock)
+        await sends.waiters.wait(for: QueuedSend.key(verificationId: verificationId, step: step), until: deadline,
+                                 clock: clock)
     }
 }

@@ -45,7 +45,8 @@ public final class WorkflowRunner: Sendable {
         self.metrics = metrics
         self.webhooks = webhooks
         self.outboxWritten = outboxWritten
-        self.sends = sends ?? SendOutbox(fields: secrets.fieldProtection, waitBound: ServerConfiguration.defaultSendWait)
+        self.sends = sends
+            ?? SendOutbox(fields: secrets.fieldProtection, waitBound: ServerConfiguration.defaultSendWait)
         self.faces = faces
     }
 
@@ -58,7 +59,8 @@ public final class WorkflowRunner: Sendable {
     }
 
     /// Inserts a new verification, starts its first step and returns it as it then stands.
-    public func create(_ draft: Verification, events: [EventDraft], idempotency: IdempotencyRecord?) async throws -> Outcome<Void> {
+    public func create(_ draft: Verification, events: [EventDraft],
+                       idempotency: IdempotencyRecord?) async throws -> Outcome<Void> {
         var swapped: Bool?
         if let policy = draft.simSwap {
             swapped = await simSwap.swapped(phoneNumber: draft.phoneNumber, maxAgeHours: policy.maxAgeHours)
@@ -183,7 +185,9 @@ public final class WorkflowRunner: Sendable {
                 guard let step = turn.verification.currentStep else { return }
                 try turn.handle(.timerFired(step: step))
             }
-            if let current = outcome?.verification, current.status == .pending, let deadline = current.deadline { timers.schedule(id, at: deadline) }
+            if let current = outcome?.verification, current.status == .pending, let deadline = current.deadline {
+                timers.schedule(id, at: deadline)
+            }
         } catch {
             FileHandle.standardError.write(Data("tacit: a timer could not fire yet (\(error)); retrying in 1 s\n".utf8))
             timers.schedule(id, at: clock.now().addingTimeInterval(1))

@@ -22,7 +22,9 @@ extension KeyFile {
     /// The lock file stays: removing it would let a waiter lock a file no one else opens.
     private static func lockBeside(_ path: String) throws(KeySetupError) -> Int32 {
         let descriptor = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .unreadable(path, "its lock file can't be opened (\(String(cString: strerror(errno))))") }
+        guard descriptor >= 0 else {
+            throw .unreadable(path, "its lock file can't be opened (\(String(cString: strerror(errno))))")
+        }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
                 close(descriptor)

@@ -20,7 +20,9 @@ public enum KeyFile {
             throw .unreadable(path, String(cString: strerror(errno)))
         }
         guard info.st_mode & 0o077 == 0 else { throw .exposed(path) }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw .unreadable(path, "it can't be read") }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw .unreadable(path, "it can't be read")
+        }
         return try parse(text, path: path)
     }
 
@@ -67,7 +69,9 @@ public enum KeyFile {
     private static func writeNew(_ keys: [MasterKey], beside path: String) throws(KeySetupError) -> String {
         let temporary = path + ".new-" + Hex.encode(SecureRandom.bytes(6))
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .unreadable(path, "a file can't be created beside it (\(String(cString: strerror(errno))))") }
+        guard descriptor >= 0 else {
+            throw .unreadable(path, "a file can't be created beside it (\(String(cString: strerror(errno))))")
+        }
         do {
             try write(render(keys), to: descriptor, path: path)
         } catch {

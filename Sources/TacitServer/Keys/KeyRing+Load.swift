@@ -9,7 +9,8 @@ extension KeyRing {
     /// the store was sealed before: then production refuses (`KeySetupError`), where
     /// `--dev` warns and starts with a new key, since a dev database is disposable.
     public static func load(configuration: ServerConfiguration, store: any VerificationStore,
-                            warn: (String) -> Void = { FileHandle.standardError.write(Data("tacit: \($0)\n".utf8)) }) async throws -> KeyRing {
+                            warn: (String) -> Void = { FileHandle.standardError.write(Data("tacit: \($0)\n".utf8)) })
+        async throws -> KeyRing {
         let path = configuration.keyFilePath
         let legacy = try await store.setting(legacySetting).flatMap { $0.count == 32 ? MasterKey($0) : nil }
         let fingerprints = try await store.settings(prefix: fingerprintPrefix)

@@ -37,7 +37,8 @@ public struct KeyRing: Sendable, Equatable {
     /// Forgets the fingerprints of every key but the newest, once nothing stored is sealed
     /// under them: a start without them is then no longer refused.
     public func forgetOlderKeys(in store: any VerificationStore) async throws {
-        for name in try await store.settings(prefix: Self.fingerprintPrefix).keys where name != Self.fingerprintSetting(newest) {
+        for name in try await store.settings(prefix: Self.fingerprintPrefix).keys
+        where name != Self.fingerprintSetting(newest) {
             try await store.deleteSetting(name)
         }
     }

@@ -12,18 +12,21 @@ public struct KeySetupError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The database holds the fingerprint of a key the configured keys don't include.
     static func missing(_ source: KeySource) -> KeySetupError {
-        KeySetupError(code: "key_missing", description: "the database was sealed with a key that \(source.setting) doesn't hold; \(source.fix)")
+        KeySetupError(code: "key_missing", description: "the database was sealed with a key that \(source.setting)"
+                                                        + " doesn't hold; \(source.fix)")
     }
 
     /// The database was sealed before, and the key file that should hold its key is gone.
     static func missingFile(_ path: String) -> KeySetupError {
         KeySetupError(code: "key_missing",
-                      description: "the database was sealed with a key, but TACIT_KEY_FILE (\(path)) doesn't exist; restore the key file, or set TACIT_SECRET to its key")
+                      description: "the database was sealed with a key, but TACIT_KEY_FILE (\(path)) doesn't exist;"
+                                   + " restore the key file, or set TACIT_SECRET to its key")
     }
 
     static func exposed(_ path: String) -> KeySetupError {
         KeySetupError(code: "key_file_exposed",
-                      description: "the key file \(path) is readable by group or others; run `chmod 600 \(path)` and start again")
+                      description: "the key file \(path) is readable by group or others;"
+                                   + " run `chmod 600 \(path)` and start again")
     }
 
     static func unreadable(_ path: String, _ reason: String) -> KeySetupError {
@@ -32,6 +35,7 @@ public struct KeySetupError: Error, Sendable, Equatable, CustomStringConvertible
 
     static func malformed(_ path: String, line: Int) -> KeySetupError {
         KeySetupError(code: "key_file_malformed",
-                      description: "the key file \(path) has a malformed line \(line); each key is 64 hex digits on its own line")
+                      description: "the key file \(path) has a malformed line \(line); each key is 64 hex digits on its"
+                                   + " own line")
     }
 }

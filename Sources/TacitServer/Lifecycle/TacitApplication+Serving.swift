@@ -55,7 +55,11 @@ extension TacitApplication {
         try await withThrowingDiscardingTaskGroup { group in
             // HTTPServer.run drains on cancellation: it stops accepting, lets running
             // handlers finish within its grace period, then closes.
-            if let server { group.addTask { try await server.run() } } else { group.addTask { await Self.untilCancelled() } }
+            if let server {
+                group.addTask { try await server.run() }
+            } else {
+                group.addTask { await Self.untilCancelled() }
+            }
             group.addTask { await Self.runTimers(assembly, store: self.store) }
             if configuration.webhooks.runsWorker { group.addTask { await assembly.engine.webhooks.run() } }
             if let relay = changeRelay(assembly.engine) { group.addTask { await relay.run() } }
@@ -94,7 +98,8 @@ extension TacitApplication {
                 timers.schedule(try await store.deadlines(limit: .max))
                 return
             } catch {
-                FileHandle.standardError.write(Data("tacit: pending timers could not be loaded yet (\(error)); attempt \(attempt)\n".utf8))
+                FileHandle.standardError.write(
+                    Data("tacit: pending timers could not be loaded yet (\(error)); attempt \(attempt)\n".utf8))
                 try? await Task.sleep(for: .milliseconds(100 * attempt))
             }
         }

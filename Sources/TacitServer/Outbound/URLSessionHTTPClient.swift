@@ -25,7 +25,8 @@ public final class URLSessionHTTPClient: OutboundHTTPClient {
     deinit { session.finishTasksAndInvalidate() }
 
     public func send(_ request: OutboundRequest) async throws(OutboundHTTPError) -> OutboundResponse {
-        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: request.timeout)
+        var urlRequest = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
+                                    timeoutInterval: request.timeout)
         urlRequest.httpMethod = request.method
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
@@ -37,7 +38,9 @@ public final class URLSessionHTTPClient: OutboundHTTPClient {
         }
         guard let http = response as? HTTPURLResponse else { throw OutboundHTTPError(code: "invalid_response") }
         var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields { headers[String(describing: name).lowercased()] = String(describing: value) }
+        for (name, value) in http.allHeaderFields {
+            headers[String(describing: name).lowercased()] = String(describing: value)
+        }
         return OutboundResponse(status: http.statusCode, headers: headers, body: Array(data))
     }
 
@@ -46,7 +49,8 @@ public final class URLSessionHTTPClient: OutboundHTTPClient {
         guard let urlError = error as? URLError else { return OutboundHTTPError(code: "failed") }
         switch urlError.code {
         case .timedOut: return OutboundHTTPError(code: "timeout")
-        case .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet: return OutboundHTTPError(code: "unreachable")
+        case .cannotConnectToHost, .networkConnectionLost, .notConnectedToInternet:
+            return OutboundHTTPError(code: "unreachable")
         case .cannotFindHost, .dnsLookupFailed: return OutboundHTTPError(code: "unresolved")
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
              .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot: return OutboundHTTPError(code: "tls")

@@ -13,7 +13,8 @@ extension APIProblem {
     static let destinationDenied = APIProblem(status: 403, type: "destination-denied", title: "Destination denied",
                                               detail: "This server does not send codes to numbers in this range.")
     /// The router's own answer for a path it doesn't have, so hidden routes look absent.
-    static let noSuchRoute = APIProblem(status: 404, type: "not-found", title: "Not found", detail: "No resource exists at this path.")
+    static let noSuchRoute = APIProblem(status: 404, type: "not-found", title: "Not found",
+                                        detail: "No resource exists at this path.")
 
     /// 401 with the challenge RFC 6750 asks for.
     var challengeResponse: HTTPResponse {

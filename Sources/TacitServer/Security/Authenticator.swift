@@ -49,7 +49,9 @@ struct Authenticator: Sendable {
         let verification = try await ClientTokenAuthority(store: store, secrets: secrets).authorize(token, id: id)
         let id = verification.id
         guard let permission, Scope.clientToken.contains(permission) else { throw APIProblem.forbidden }
-        if permission == Scope.silentAuthSubmit, verification.activeChannel != .silentAuth { throw APIProblem.forbidden }
+        if permission == Scope.silentAuthSubmit, verification.activeChannel != .silentAuth {
+            throw APIProblem.forbidden
+        }
         return .device(verificationId: id)
     }
 }

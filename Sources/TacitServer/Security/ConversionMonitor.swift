@@ -28,8 +28,8 @@ final class ConversionMonitor: Sendable {
     private let held = Mutex<(counts: ConversionWindow, written: Date)>((ConversionWindow(slot: .min), .distantPast))
     static let flushInterval: TimeInterval = 1
 
-    init(windows: any ConversionStore, clock: any TacitClock, configuration: SecurityConfiguration, metrics: SecurityMetrics,
-         log: SecurityLog) {
+    init(windows: any ConversionStore, clock: any TacitClock, configuration: SecurityConfiguration,
+         metrics: SecurityMetrics, log: SecurityLog) {
         self.windows = windows
         self.clock = clock
         self.configuration = configuration
@@ -76,7 +76,8 @@ final class ConversionMonitor: Sendable {
         let alert = closed.sends >= configuration.conversionMinimumSends && ratio < configuration.minimumConversion
         metrics.conversion(ratio, alert: alert)
         if alert {
-            log.warning("send-to-verify conversion fell to \(Int(ratio * 100))% (\(closed.verified) of \(closed.sends) codes sent) "
+            log.warning("send-to-verify conversion fell to \(Int(ratio * 100))% (\(closed.verified) of \(closed.sends)"
+                        + " codes sent) "
                         + "below \(Int(configuration.minimumConversion * 100))%: possible SMS pumping")
         }
     }

@@ -39,13 +39,15 @@ final class DeviceEventGuard: Sendable {
         if let retryAfter = takeToken(id, at: now) {
             metrics.refused("device_event_rate", at: "device_event")
             throw APIProblem.rateLimited(retryAfter: retryAfter,
-                                         detail: "This verification's device sent events faster than the server records them; retry later.")
+                                         detail: "This verification's device sent events faster than the server records"
+                                                 + " them; retry later.")
         }
         let cap = RateLimit(limits.maxDeviceEvents, per: Self.capWindow)
         if case .limited(let retryAfter) = try await limiter.consume("device-events", id, cap, at: now) {
             metrics.refused("device_event_cap", at: "device_event")
             throw APIProblem.rateLimited(retryAfter: retryAfter,
-                                         detail: "This verification holds the \(limits.maxDeviceEvents) device events it may; the server's own events are still recorded.")
+                                         detail: "This verification holds the \(limits.maxDeviceEvents) device events"
+                                                 + " it may; the server's own events are still recorded.")
         }
     }
 
@@ -55,7 +57,8 @@ final class DeviceEventGuard: Sendable {
         guard limits.deviceEventRate.limit > 0 else { return nil }
         return buckets.withLock { buckets in
             if buckets.count >= Self.bucketsKept { buckets = buckets.filter { !$0.value.isFull(at: now) } }
-            var bucket = buckets[id] ?? TokenBucket(capacity: limits.deviceEventBurst, rate: limits.deviceEventRate, at: now)
+            var bucket = buckets[id]
+                ?? TokenBucket(capacity: limits.deviceEventBurst, rate: limits.deviceEventRate, at: now)
             let wait = bucket.take(at: now)
             buckets[id] = bucket
             return wait

@@ -29,9 +29,12 @@ struct GuardedSender: MessageSender {
     private func refusal(for message: OutboundMessage) async -> String? {
         let number = try? PhoneNumberParser().parse(message.to, allowVirtualRange: true)
         if number?.isVirtual == true, !configuration.limitVirtualRange { return nil }
-        if configuration.destinations.refusal(e164: message.to, region: number?.region) != nil { return "destination_denied" }
+        if configuration.destinations.refusal(e164: message.to, region: number?.region) != nil {
+            return "destination_denied"
+        }
         // Counted when handed to a sender; a store failure refuses rather than sends unmetered.
-        guard let decision = try? await limiter.consume("send", message.to, configuration.sendsPerNumber, at: clock.now()) else {
+        guard let decision = try? await limiter.consume("send", message.to, configuration.sendsPerNumber,
+                                                        at: clock.now()) else {
             return "rate_limited"
         }
         if case .limited = decision { return "rate_limited" }

@@ -27,16 +27,18 @@ public struct KeyManager: Sendable {
         let trimmed = try Self.checkedName(name)
         if let applications = store as? any ApplicationStore {
             guard let owner = try await applications.application(id: application), !owner.isRevoked else {
-                throw Failure(code: "unknown_application", description: "no application that is not revoked has the id \(application)")
+                throw Failure(code: "unknown_application",
+                              description: "no application that is not revoked has the id \(application)")
             }
         }
         let granted = scopes.isEmpty ? Scope.defaults : scopes
         if let unknown = granted.first(where: { !Scope.all.contains($0) }) {
-            throw Failure(code: "invalid_scope", description: "unknown scope \(unknown); known: \(Scope.all.sorted().joined(separator: ", "))")
+            throw Failure(code: "invalid_scope",
+                          description: "unknown scope \(unknown); known: \(Scope.all.sorted().joined(separator: ", "))")
         }
         let secret = Token.generate(prefix: "tk_")
-        let key = APIKey(id: "key_" + Hex.encode(SecureRandom.bytes(8)), name: trimmed, scopes: Array(Set(granted)).sorted(), createdAt: now,
-                         applicationId: application)
+        let key = APIKey(id: "key_" + Hex.encode(SecureRandom.bytes(8)), name: trimmed,
+                         scopes: Array(Set(granted)).sorted(), createdAt: now, applicationId: application)
         try await store.insertKey(key, hash: APIKeyHash.of(secret))
         return (key, secret)
     }
@@ -53,5 +55,7 @@ public struct KeyManager: Sendable {
     }
 
     /// false when no key has this id.
-    public func revoke(id: String, at now: Date = Date()) async throws -> Bool { try await store.revokeKey(id: id, at: now) }
+    public func revoke(id: String, at now: Date = Date()) async throws -> Bool {
+        try await store.revokeKey(id: id, at: now)
+    }
 }

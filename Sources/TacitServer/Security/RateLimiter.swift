@@ -7,7 +7,9 @@ struct RateLimiter: Sendable {
     let store: any RateLimitStore
     let fields: SealedFields
 
-    func key(_ kind: String, _ subject: String) throws -> String { kind + ":" + (try fields.index(kind + ":" + subject)) }
+    func key(_ kind: String, _ subject: String) throws -> String {
+        kind + ":" + (try fields.index(kind + ":" + subject))
+    }
 
     /// Counts one hit; a limit of 0 or less turns the counter off.
     func consume(_ kind: String, _ subject: String, _ limit: RateLimit, at: Date) async throws -> RateDecision {

@@ -30,7 +30,8 @@ struct SecurityGate: Sendable {
         if case .face(let name) = security.access { return await admitFace(name, request, then: route) }
         do {
             if case .key(let scope, let permission) = security.access {
-                let principal = try await authenticator.authenticate(request, scope: scope, id: request.pathParameters["id"],
+                let principal = try await authenticator.authenticate(request, scope: scope,
+                                                                     id: request.pathParameters["id"],
                                                                      device: permission)
                 try await spendKeyLimit(principal)
                 if let application = principal.applicationId {
@@ -73,7 +74,8 @@ struct SecurityGate: Sendable {
 
     /// Runs a code check behind the failed-check guard, whose count commits in the check's
     /// own transaction (`FailedCheckTally`), or is recorded after it from the check's
-    /// `CheckResult` when the check committed none there; a completed code check counts toward the send-to-verify conversion.
+    /// `CheckResult` when the check committed none there; a completed code check counts toward the
+    /// send-to-verify conversion.
     /// `id` is the verification the check is about (a face may name it in the body or by number).
     func check(_ request: HTTPRequest, id: String?, _ route: () async -> CheckAnswer) async throws -> HTTPResponse {
         // The state kept from the verification's last change is enough here: the number

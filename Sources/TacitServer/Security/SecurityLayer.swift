@@ -18,14 +18,19 @@ struct SecurityLayer: Sendable {
         let configuration = server.security
         let metrics = SecurityMetrics()
         // A store without shared counters still gets limits, counted by this process alone.
-        let limiter = RateLimiter(store: store as? any RateLimitStore ?? ProcessRateLimits(), fields: secrets.fieldProtection)
+        let limiter = RateLimiter(store: store as? any RateLimitStore ?? ProcessRateLimits(),
+                                  fields: secrets.fieldProtection)
         let windows = store as? any ConversionStore ?? ProcessConversionWindows()
-        let monitor = ConversionMonitor(windows: windows, clock: clock, configuration: configuration, metrics: metrics, log: log)
+        let monitor = ConversionMonitor(windows: windows, clock: clock, configuration: configuration, metrics: metrics,
+                                        log: log)
         // A store that keeps no keys accepts none: outside dev mode every /v1 call is then refused.
-        let authenticator = Authenticator(keys: store as? any KeyStore, store: store, secrets: secrets, clock: clock, dev: server.dev)
+        let authenticator = Authenticator(keys: store as? any KeyStore, store: store, secrets: secrets, clock: clock,
+                                          dev: server.dev)
         gate = SecurityGate(
-            authenticator: authenticator, limiter: limiter, configuration: configuration, store: store, clock: clock, dev: server.dev,
-            starts: StartGuard(limiter: limiter, configuration: configuration, clock: clock, dev: server.dev, metrics: metrics, log: log),
+            authenticator: authenticator, limiter: limiter, configuration: configuration, store: store, clock: clock,
+            dev: server.dev,
+            starts: StartGuard(limiter: limiter, configuration: configuration, clock: clock, dev: server.dev,
+                               metrics: metrics, log: log),
             checks: FailedCheckGuard(limiter: limiter, configuration: configuration, clock: clock, metrics: metrics),
             monitor: monitor, metrics: metrics)
         self.metrics = metrics

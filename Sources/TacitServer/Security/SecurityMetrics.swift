@@ -28,10 +28,14 @@ final class SecurityMetrics: Sendable {
 
     func render() -> String {
         let snapshot = state.withLock { $0 }
-        var lines = ["# HELP tacit_security_refusals_total Requests and sends refused by a limit or a destination rule.",
+        var lines = ["# HELP tacit_security_refusals_total Requests and sends refused by a limit or a destination"
+                     + " rule.",
                      "# TYPE tacit_security_refusals_total counter"]
-        for (key, value) in snapshot.refusals.sorted(by: { $0.key < $1.key }) { lines.append("tacit_security_refusals_total{\(key)} \(value)") }
-        lines += ["# HELP tacit_send_conversion_ratio Completed code verifications per code sent, over the last full window.",
+        for (key, value) in snapshot.refusals.sorted(by: { $0.key < $1.key }) {
+            lines.append("tacit_security_refusals_total{\(key)} \(value)")
+        }
+        lines += ["# HELP tacit_send_conversion_ratio Completed code verifications per code sent,"
+                  + " over the last full window.",
                   "# TYPE tacit_send_conversion_ratio gauge",
                   "tacit_send_conversion_ratio \(snapshot.conversion.map { String($0) } ?? "NaN")",
                   "# HELP tacit_send_conversion_alerts_total Windows whose conversion fell below the threshold.",

@@ -30,7 +30,8 @@ struct StartGuard: Sendable {
         if let number, response.status == 202 || response.status == 201, response.header("Idempotent-Replayed") == nil {
             // Created: one more verification for the number. A verification is pending per
             // number at most, so a start can't have slipped in since the check.
-            _ = try? await limiter.consume("start-number", number.e164, configuration.verificationsPerNumber, at: clock.now())
+            _ = try? await limiter.consume("start-number", number.e164, configuration.verificationsPerNumber,
+                                           at: clock.now())
         }
         return response
     }
@@ -40,7 +41,8 @@ struct StartGuard: Sendable {
         let now = clock.now()
         if !(dev && request.isLoopback && !configuration.limitLoopbackInDev) {
             try await refuse("address_limit") {
-                try await limiter.spend("start-address", request.remoteAddress, configuration.verificationsPerAddress, at: now,
+                try await limiter.spend("start-address", request.remoteAddress, configuration.verificationsPerAddress,
+                                        at: now,
                                         detail: "Too many verifications were started from this address; retry later.")
             }
         }

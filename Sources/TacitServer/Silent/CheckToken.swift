@@ -18,8 +18,8 @@ struct CheckToken: Sendable, Equatable {
     /// verdict that comes back; nil in tokens sealed before it was kept.
     var provider: String?
 
-    init(verificationId: String, step: Int, expiresAt: Date, operatorURL: String, nonce: [UInt8] = SecureRandom.bytes(16),
-         provider: String? = nil) {
+    init(verificationId: String, step: Int, expiresAt: Date, operatorURL: String,
+         nonce: [UInt8] = SecureRandom.bytes(16), provider: String? = nil) {
         self.verificationId = verificationId
         self.step = step
         self.expiresAt = expiresAt
@@ -55,8 +55,9 @@ struct CheckToken: Sendable, Equatable {
         let bytes: [UInt8]
         do { bytes = try cipher.open(sealed) } catch let error as CryptoError { throw error } catch { return nil }
         var reader = bytes[...]
-        guard let version = reader.popFirst(), version == 1 || version == Self.version, let step = Self.read(&reader, width: 4),
-              let millis = Self.read(&reader, width: 8), reader.count >= 16 else { return nil }
+        guard let version = reader.popFirst(), version == 1 || version == Self.version,
+              let step = Self.read(&reader, width: 4), let millis = Self.read(&reader, width: 8),
+              reader.count >= 16 else { return nil }
         let nonce = Array(reader.prefix(16))
         reader = reader.dropFirst(16)
         guard let id = Self.readText(&reader), let url = Self.readText(&reader) else { return nil }

@@ -33,16 +33,22 @@ struct CheckURLIssuer: SilentAuthProvider {
             let token = CheckToken(verificationId: request.verificationId, step: request.step,
                                    expiresAt: request.expiresAt, operatorURL: operatorURL, provider: issuer)
             // A cipher that fails here fails this step, as a provider outage would, not the process.
-            guard let sealed = try? token.seal(with: keys.checkCipher) else { return .failed(.unavailable, events: events) }
+            guard let sealed = try? token.seal(with: keys.checkCipher) else {
+                return .failed(.unavailable, events: events)
+            }
             let url = keys.baseURL + Self.path + sealed
-            return .issued(checkURL: url, events: events + [SilentNotes.issued(expiresAt: request.expiresAt, provider: issuer)])
+            return .issued(checkURL: url,
+                           events: events + [SilentNotes.issued(expiresAt: request.expiresAt, provider: issuer)])
         }
     }
 
     /// The answer, and the provider that gave it: the router names the one of its
     /// providers that issued the check, so the verdict goes back to that provider's reader.
-    private static func begin(_ network: any SilentAuthProvider, _ request: SilentCheckRequest) async -> (String, SilentBeginResult) {
-        guard let router = network as? SilentProviderRouter else { return (network.providerName, await network.begin(request)) }
+    private static func begin(_ network: any SilentAuthProvider,
+                              _ request: SilentCheckRequest) async -> (String, SilentBeginResult) {
+        guard let router = network as? SilentProviderRouter else {
+            return (network.providerName, await network.begin(request))
+        }
         let (issuer, answer) = await router.beginNamed(request)
         return (issuer ?? router.providerName, answer)
     }

@@ -39,8 +39,11 @@ struct DeviceBinding: Sendable {
         guard let cookieHeader, let name = try? cookieName(check) else { return false }
         for pair in cookieHeader.split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, parts[0] == name, let bytes = Base64.urlDecode(parts[1]), bytes.count == 48 else { continue }
-            if let expected = try? tag(Array(bytes.prefix(16)), check), ConstantTime.equals(expected, Array(bytes.suffix(32))) {
+            guard parts.count == 2, parts[0] == name, let bytes = Base64.urlDecode(parts[1]), bytes.count == 48 else {
+                continue
+            }
+            if let expected = try? tag(Array(bytes.prefix(16)), check),
+               ConstantTime.equals(expected, Array(bytes.suffix(32))) {
                 return true
             }
         }

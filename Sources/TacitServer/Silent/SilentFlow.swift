@@ -37,7 +37,8 @@ public struct SilentFlow: Sendable {
         case .inactive?: throw APIProblem.checkURLInactive
         case .replayed?: throw APIProblem.checkURLUsed
         case .opened?:
-            var redirect = HTTPResponse.redirect(location: gatewayURL(check, state: request.pathParameters["token"] ?? ""))
+            var redirect = HTTPResponse.redirect(
+                location: gatewayURL(check, state: request.pathParameters["token"] ?? ""))
             let cookie = try keys.binding.setCookie(check, value: keys.binding.issue(check), now: runner.clock.now(),
                                                     secure: keys.baseURL.hasPrefix("https:"))
             redirect.headers += [("Set-Cookie", cookie), ("Cache-Control", "no-store")]
@@ -60,23 +61,31 @@ public struct SilentFlow: Sendable {
         case .unopened: throw APIProblem.operatorAnswerInvalid
         case .opened(let face): ending = runner.faces.rules(for: face).silentEnding
         }
-        guard keys.binding.isPresent(in: request.header("cookie"), for: check) else { throw APIProblem.silentDeviceMismatch }
+        guard keys.binding.isPresent(in: request.header("cookie"), for: check) else {
+            throw APIProblem.silentDeviceMismatch
+        }
         let answer = callbackRequest(request, provider: check.provider)
         guard let verdict = await verdicts.verdict(for: answer), verdict.state == request.query["state"],
-              verdict.session.map({ $0 == check.operatorSession }) ?? true else { throw APIProblem.operatorAnswerInvalid }
+              verdict.session.map({ $0 == check.operatorSession }) ?? true else {
+            throw APIProblem.operatorAnswerInvalid
+        }
         let now = runner.clock.now()
         if verdict.expires.map({ $0 <= now }) == true || check.expiresAt <= now {
             try await fail(check, .expired, events: [SilentNotes.answerLate])
             throw APIProblem.checkURLExpired
         }
-        let checked = [SilentNotes.verdict(verdict.result, provider: provider(check)), SilentNotes.integrityChecked(provider(check))]
+        let checked = [SilentNotes.verdict(verdict.result, provider: provider(check)),
+                       SilentNotes.integrityChecked(provider(check))]
         switch verdict.result {
         case .match: return try await issueCode(check, ending: ending, events: checked)
         case .noMatch:
-            try await fail(check, .rejected, events: [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(false)] + checked)
+            try await fail(check, .rejected,
+                           events: [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(false)]
+                               + checked)
             throw APIProblem.simMismatch
         case .notCellular:
-            try await fail(check, .deviceNotCellular, events: [SilentNotes.fetched, SilentNotes.cellularPath(false)] + checked)
+            try await fail(check, .deviceNotCellular,
+                           events: [SilentNotes.fetched, SilentNotes.cellularPath(false)] + checked)
             throw APIProblem.deviceNotCellular
         case .replayed:
             try await fail(check, .replayed, events: [SilentNotes.operatorReplay] + checked)
@@ -106,7 +115,8 @@ public struct SilentFlow: Sendable {
     /// Makes the silent code and keeps its keyed hash, only while the check's latch is
     /// in place: an answer arriving twice finds the code slot changed and is refused,
     /// leaving the code the first answer issued as the only one.
-    private func issueCode(_ check: CheckToken, ending: SilentEnding, events: [EventDraft]) async throws -> HTTPResponse {
+    private func issueCode(_ check: CheckToken, ending: SilentEnding,
+                           events: [EventDraft]) async throws -> HTTPResponse {
         let code = try ending.code(for: check, keys: keys)
         let hash = try runner.secrets.codeHash(code, verificationId: check.verificationId, step: check.step)
         let latch = try check.latch(with: keys.latchMAC)
@@ -118,7 +128,8 @@ public struct SilentFlow: Sendable {
             }
             try machine.handle(.codeIssued(step: check.step, hash: hash))
             let issued = ending.handsCodeToDevice ? SilentNotes.codeIssued : SilentNotes.codeHeld
-            return (.opened, [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(true)] + events + [issued])
+            return (.opened, [SilentNotes.fetched, SilentNotes.cellularPath(true), SilentNotes.simMatch(true)]
+                        + events + [issued])
         }
         switch outcome?.result {
         case nil: throw APIProblem.checkURLInvalid
@@ -154,7 +165,9 @@ public struct SilentFlow: Sendable {
            case .opened(let face) = Self.standing(of: kept, check) {
             return .opened(face: face)
         }
-        guard let v = try await runner.store.verification(id: check.verificationId) else { throw APIProblem.checkURLInvalid }
+        guard let v = try await runner.store.verification(id: check.verificationId) else {
+            throw APIProblem.checkURLInvalid
+        }
         return Self.standing(of: v, check)
     }
 
@@ -164,11 +177,14 @@ public struct SilentFlow: Sendable {
     }
 
     private func checkToken(_ text: String?) throws -> CheckToken {
-        guard let text, let check = try CheckToken(sealed: text, cipher: keys.checkCipher) else { throw APIProblem.checkURLInvalid }
+        guard let text, let check = try CheckToken(sealed: text, cipher: keys.checkCipher) else {
+            throw APIProblem.checkURLInvalid
+        }
         return check
     }
 
     private func gatewayURL(_ check: CheckToken, state: String) -> String {
-        QueryString.appending([("redirect_uri", keys.baseURL + CheckURLIssuer.callbackPath), ("state", state)], to: check.operatorURL)
+        QueryString.appending([("redirect_uri", keys.baseURL + CheckURLIssuer.callbackPath), ("state", state)],
+                              to: check.operatorURL)
     }
 }

@@ -7,38 +7,46 @@ import TacitCore
 /// number, code or token can reach them.
 enum SilentHopNotes {
     static func coverage(_ provider: String, covered: Bool) -> EventDraft {
-        EventDraft("silent_auth:coverage_checked", channel: .silentAuth, source: .provider, outcome: covered ? .success : .failure,
+        EventDraft("silent_auth:coverage_checked", channel: .silentAuth, source: .provider,
+                   outcome: covered ? .success : .failure,
                    note: covered
                        ? "\(provider) can check this number's SIM over its mobile network."
-                       : "\(provider) can't check this number's SIM: its mobile network is not one \(provider) reaches.",
+                       : "\(provider) can't check this number's SIM: its mobile network is not one \(provider)"
+                         + " reaches.",
                    data: ["provider": .text(provider), "covered": .bool(covered)])
     }
 
     static func issued(_ provider: String) -> EventDraft {
         EventDraft("provider:challenge_issued", channel: .silentAuth, source: .provider, outcome: .success,
-                   note: "\(provider) covers this number and issued a silent check for the device to open over its mobile data connection.",
+                   note: "\(provider) covers this number and issued a silent check for the device to open over its"
+                         + " mobile data connection.",
                    data: ["provider": .text(provider)])
     }
 
     static func fellThrough(_ provider: String, failure: SilentFailure, next: String?) -> EventDraft {
         var data: [String: EventValue] = ["provider": .text(provider), "reason": .text(failure.rawValue)]
         if let next { data["next_provider"] = .text(next) }
-        let then = next.map { " Trying \($0) in the same step." } ?? " No other silent provider is left, so the workflow moves on."
-        return EventDraft(next == nil ? "provider:failed" : "provider:failed_over", channel: .silentAuth, source: .provider,
-                          outcome: .failure, note: "\(provider) could not start a silent check: \(failure.spoken).\(then)", data: data)
+        let then = next.map { " Trying \($0) in the same step." }
+            ?? " No other silent provider is left, so the workflow moves on."
+        return EventDraft(next == nil ? "provider:failed" : "provider:failed_over", channel: .silentAuth,
+                          source: .provider, outcome: .failure,
+                          note: "\(provider) could not start a silent check: \(failure.spoken).\(then)", data: data)
     }
 
     static func skipped(_ provider: String, next: String?) -> EventDraft {
         var data: [String: EventValue] = ["provider": .text(provider), "reason": .text(ProviderCircuit.openReason)]
         if let next { data["next_provider"] = .text(next) }
-        let then = next.map { " Trying \($0) in the same step." } ?? " No other silent provider is left, so the workflow moves on."
+        let then = next.map { " Trying \($0) in the same step." }
+            ?? " No other silent provider is left, so the workflow moves on."
         return EventDraft("provider:skipped", channel: .silentAuth, source: .provider, outcome: .failure,
-                          note: "\(provider) was skipped because its circuit is open after repeated failures.\(then)", data: data)
+                          note: "\(provider) was skipped because its circuit is open after repeated failures.\(then)",
+                          data: data)
     }
 
     static func verdict(_ provider: String, _ verdict: SilentProviderVerdict?) -> EventDraft {
         guard let verdict else {
-            return EventDraft("silent_auth:provider_verdict", channel: .silentAuth, source: .provider, outcome: .failure,
+            return EventDraft("silent_auth:provider_verdict", channel: .silentAuth, source: .provider,
+                              outcome: .failure,
                               note: "Tacit asked \(provider) for its verdict on the check and got no usable answer.",
                               data: ["provider": .text(provider), "result": .text("unavailable")])
         }
@@ -46,7 +54,8 @@ enum SilentHopNotes {
         if let changed = verdict.simChanged { data["sim_changed"] = .bool(changed) }
         return EventDraft("silent_auth:provider_verdict", channel: .silentAuth, source: .provider,
                           outcome: verdict.result == .match ? .success : .failure,
-                          note: "Tacit asked \(provider) for its verdict on the check it issued: \(verdict.result.spoken).", data: data)
+                          note: "Tacit asked \(provider) for its verdict on the check it issued:"
+                                + " \(verdict.result.spoken).", data: data)
     }
 }
 

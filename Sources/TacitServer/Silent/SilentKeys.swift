@@ -18,7 +18,8 @@ public final class SilentKeys: Sendable {
         let checkKey = HMAC.sha256(key: secrets.codeKey, message: Array("tacit:check_url".utf8))
         checkCipher = AESGCM(key: checkKey)
         latchMAC = HMAC.SHA256Key(checkKey)
-        binding = DeviceBinding(mac: HMAC.SHA256Key(HMAC.sha256(key: checkKey, message: Array("tacit:check_url:device".utf8))))
+        binding = DeviceBinding(
+            mac: HMAC.SHA256Key(HMAC.sha256(key: checkKey, message: Array("tacit:check_url:device".utf8))))
     }
 
     public internal(set) var baseURL: String {

@@ -28,11 +28,13 @@ public struct SilentProviderRouter: SilentAuthProvider {
         self.routes = routes
         self.virtual = virtual
         self.region = region
-        self.circuits = Dictionary(providers.map { ($0.name, ProviderCircuit(provider: $0.name, settings: breaker, clock: clock)) },
-                                   uniquingKeysWith: { first, _ in first })
+        self.circuits = Dictionary(
+            providers.map { ($0.name, ProviderCircuit(provider: $0.name, settings: breaker, clock: clock)) },
+            uniquingKeysWith: { first, _ in first })
         for route in routes.all where route.channel == .silentAuth {
             for name in route.providers where !providers.contains(where: { $0.name == name }) {
-                throw ProviderSetupError(setting: route.setting, problem: "names \(name), which is not configured for silent_auth")
+                throw ProviderSetupError(setting: route.setting,
+                                         problem: "names \(name), which is not configured for silent_auth")
             }
         }
     }

@@ -25,9 +25,11 @@ extension WorkflowRunner {
     /// device got at the provider's end (none where the app's backend checks without one), passed on untouched. The
     /// answer is applied only while that same check is still the active step's.
     func completeAtProvider(_ id: String, check: SilentCheckReference, deviceCode: String?,
-                            provider: (any SilentProviderCheck)?, events: [EventDraft]) async throws -> ProviderCheckResult? {
+                            provider: (any SilentProviderCheck)?,
+                            events: [EventDraft]) async throws -> ProviderCheckResult? {
         guard let stored = try await store.verification(id: id) else { return nil }
-        let submission = SilentSubmission(reference: check.reference, deviceCode: deviceCode, phoneNumber: stored.phoneNumber)
+        let submission = SilentSubmission(reference: check.reference, deviceCode: deviceCode,
+                                          phoneNumber: stored.phoneNumber)
         let verdict = await provider?.verdict(for: submission)
         let hash = try secrets.codeHash(Token.generate(prefix: "sa_", bytes: 16), verificationId: id, step: check.step)
         let hop = SilentHopNotes.verdict(check.provider, verdict)

@@ -13,7 +13,8 @@ extension WorkflowRunner {
             looked = found + 1
             guard case .beginSilentCheck(let step, let expiresAt) = turn.effects[found] else { continue }
             let v = turn.verification
-            let request = SilentCheckRequest(verificationId: v.id, step: step, phoneNumber: v.phoneNumber, expiresAt: expiresAt)
+            let request = SilentCheckRequest(verificationId: v.id, step: step, phoneNumber: v.phoneNumber,
+                                             expiresAt: expiresAt)
             // Neither input below is ever refused; were one, the create would fail with the refusal.
             switch await silent.begin(request) {
             case .issued(let url, let events):

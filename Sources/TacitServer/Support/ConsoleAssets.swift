@@ -8,18 +8,22 @@ struct ConsoleAssets: Sendable {
 
     init() {
         var files: [String: (String, [UInt8])] = [:]
-        let types = ["html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
-                     "json": "application/json", "svg": "image/svg+xml", "png": "image/png"]
+        let types = ["html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
+                     "css": "text/css; charset=utf-8", "json": "application/json", "svg": "image/svg+xml",
+                     "png": "image/png"]
         if let console = Bundle.module.url(forResource: "Console", withExtension: nil),
            let names = try? FileManager.default.contentsOfDirectory(atPath: console.path) {
             for name in names {
-                guard let data = FileManager.default.contents(atPath: console.appendingPathComponent(name).path) else { continue }
+                guard let data = FileManager.default.contents(atPath: console.appendingPathComponent(name).path) else {
+                    continue
+                }
                 let ext = (name as NSString).pathExtension
                 files[name] = (types[ext] ?? "application/octet-stream", Array(data))
             }
         }
         for name in ["openapi"] {
-            if let url = Bundle.module.url(forResource: name, withExtension: "json"), let data = try? Data(contentsOf: url) {
+            if let url = Bundle.module.url(forResource: name, withExtension: "json"),
+               let data = try? Data(contentsOf: url) {
                 files[name + ".json"] = ("application/json", Array(data))
             }
         }

@@ -12,7 +12,8 @@ extension IDGenerator {
         IDGenerator {
             let milliseconds = UInt64(max(0, now().timeIntervalSince1970 * 1000)) & 0xFFFF_FFFF_FFFF
             let time = String(milliseconds, radix: 16)
-            return prefix + String(repeating: "0", count: 12 - time.count) + time + Base64.urlEncode(SecureRandom.bytes(10))
+            return prefix + String(repeating: "0", count: 12 - time.count) + time
+                + Base64.urlEncode(SecureRandom.bytes(10))
         }
     }
 }

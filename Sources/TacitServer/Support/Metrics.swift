@@ -48,7 +48,9 @@ public final class Metrics: Sendable {
         var lines: [String] = []
         lines.append("# HELP tacit_http_requests_total HTTP requests by route and status.")
         lines.append("# TYPE tacit_http_requests_total counter")
-        for (key, value) in snapshot.requests.sorted(by: { $0.key < $1.key }) { lines.append("tacit_http_requests_total{\(key)} \(value)") }
+        for (key, value) in snapshot.requests.sorted(by: { $0.key < $1.key }) {
+            lines.append("tacit_http_requests_total{\(key)} \(value)")
+        }
         lines.append("# HELP tacit_verifications_started_total Verifications started.")
         lines.append("# TYPE tacit_verifications_started_total counter")
         lines.append("tacit_verifications_started_total \(snapshot.started)")
@@ -59,7 +61,9 @@ public final class Metrics: Sendable {
         }
         lines.append("# HELP tacit_messages_total Code messages handed to a sender.")
         lines.append("# TYPE tacit_messages_total counter")
-        for (key, value) in snapshot.sends.sorted(by: { $0.key < $1.key }) { lines.append("tacit_messages_total{\(key)} \(value)") }
+        for (key, value) in snapshot.sends.sorted(by: { $0.key < $1.key }) {
+            lines.append("tacit_messages_total{\(key)} \(value)")
+        }
         lines.append("# HELP tacit_verifications_pending Verifications pending now.")
         lines.append("# TYPE tacit_verifications_pending gauge")
         lines.append("tacit_verifications_pending \(pending)")

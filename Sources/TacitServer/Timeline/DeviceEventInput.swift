@@ -45,7 +45,8 @@ struct DeviceEventInput {
             return value
         }
         return EventDraft(label, channel: channel, source: .device, outcome: outcome,
-                          note: note.map { Redactor.scrub($0, issued: issued) } ?? "The device reported: \(name).", data: typed)
+                          note: note.map { Redactor.scrub($0, issued: issued) } ?? "The device reported: \(name).",
+                          data: typed)
     }
 
     static func isValidLabel(_ label: String) -> Bool {
@@ -73,7 +74,9 @@ struct DeviceEventInput {
             case .bool(let flag): values[key] = .bool(flag)
             case .null: values[key] = .null
             case .number(let number):
-                values[key] = number.rounded() == number && abs(number) < 1_000 ? .int(Int(number)) : .text(digits(number))
+                values[key] = number.rounded() == number && abs(number) < 1_000
+                    ? .int(Int(number))
+                    : .text(digits(number))
             case .object, .array:
                 json.problem("data", "values must be strings, numbers, booleans or null")
                 return [:]

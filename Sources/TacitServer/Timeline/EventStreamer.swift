@@ -45,7 +45,11 @@ struct EventStreamer: Sendable {
         var beats = 0
         while !Task.isCancelled {
             beats += 1
-            do { try await clock.sleep(until: start.addingTimeInterval(heartbeatInterval * Double(beats))) } catch { return }
+            do {
+                try await clock.sleep(until: start.addingTimeInterval(heartbeatInterval * Double(beats)))
+            } catch {
+                return
+            }
             writer.write(Self.ping)
         }
     }

@@ -46,9 +46,13 @@ struct TimelineExport: Encodable {
         requestId = verification.id
         self.exportedAt = exportedAt
         summary = Summary(status: verification.status,
-                          workflow: verification.workflow.map { StepStatusEntry(channel: $0.channel, status: $0.status) },
+                          workflow: verification.workflow.map {
+                              StepStatusEntry(channel: $0.channel, status: $0.status)
+                          },
                           span: Span(start: verification.createdAt, end: verification.endedAt))
-        stages = verification.workflow.map { Stage(channel: $0.channel, status: $0.status, span: Span(start: $0.startedAt, end: $0.endedAt)) }
+        stages = verification.workflow.map {
+            Stage(channel: $0.channel, status: $0.status, span: Span(start: $0.startedAt, end: $0.endedAt))
+        }
         self.events = events
     }
 

@@ -26,7 +26,8 @@ extension TimelineRoutes {
         guard let text = request.query["limit"] else { return limits.pageSize }
         guard (1...7).contains(text.count), text.allSatisfy(\.isASCIIDigitCharacter), let value = Int(text),
               (1...limits.pageSize).contains(value) else {
-            throw APIProblem.invalid([InvalidParameter(name: "limit", reason: "must be an integer from 1 to \(limits.pageSize)")])
+            throw APIProblem.invalid([InvalidParameter(name: "limit",
+                                                       reason: "must be an integer from 1 to \(limits.pageSize)")])
         }
         return value
     }

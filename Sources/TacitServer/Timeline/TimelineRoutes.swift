@@ -20,7 +20,8 @@ struct TimelineRoutes: Sendable {
 
     func register(_ router: inout RouteTable) {
         router.add("GET", "/v1/verifications/:id/events", .read, throwing: events)
-        router.add("POST", "/v1/verifications/:id/events", .write(orClientToken: Scope.deviceEvents), throwing: deviceEvent)
+        router.add("POST", "/v1/verifications/:id/events", .write(orClientToken: Scope.deviceEvents),
+                   throwing: deviceEvent)
         router.add("GET", "/v1/verifications/:id/timeline", .read, throwing: timeline)
     }
 
@@ -31,7 +32,8 @@ struct TimelineRoutes: Sendable {
         let after = try resumePoint(request)
         guard try await store.verification(id: id) != nil else { throw APIProblem.notFound }
         if request.header("accept")?.lowercased().contains("text/event-stream") == true {
-            let streamer = EventStreamer(store: store, hub: hub, clock: runner.clock, heartbeatInterval: heartbeatInterval, frames: frames)
+            let streamer = EventStreamer(store: store, hub: hub, clock: runner.clock,
+                                         heartbeatInterval: heartbeatInterval, frames: frames)
             return .eventStream(streamer.stream(id, after: after))
         }
         let page = try await EventPage.read(store, id: id, after: after, limit: try pageLimit(request))

@@ -28,19 +28,23 @@ public struct WebhookAttempt: Sendable, Equatable {
         switch result {
         case .delivered:
             return EventDraft("webhook:delivered", source: .webhook, outcome: .success,
-                              note: "The \(type) webhook was delivered to \(endpoint) (\(answer), attempt \(attempt)).", data: data)
+                              note: "The \(type) webhook was delivered to \(endpoint) (\(answer),"
+                                    + " attempt \(attempt)).", data: data)
         case .failed(let retryAt):
             var data = data
             data["retry_at"] = retryAt.map { .date($0) } ?? .null
             let next = retryAt == nil ? "no attempts are left" : "it will be sent again later"
             return EventDraft("webhook:failed", source: .webhook, outcome: .failure,
-                              note: "The \(type) webhook to \(endpoint) failed (\(answer), attempt \(attempt)); \(next).", data: data)
+                              note: "The \(type) webhook to \(endpoint) failed (\(answer), attempt \(attempt));"
+                                    + " \(next).", data: data)
         case .endpointDisabled:
             return EventDraft("webhook:failed", source: .webhook, outcome: .failure,
-                              note: "\(endpoint) answered 410 Gone to the \(type) webhook, so that endpoint is now disabled.", data: data)
+                              note: "\(endpoint) answered 410 Gone to the \(type) webhook,"
+                                    + " so that endpoint is now disabled.", data: data)
         case .refused:
             return EventDraft("webhook:failed", source: .webhook, outcome: .failure,
-                              note: "The \(type) webhook was not sent: \(endpoint) is on a private or reserved network address.", data: data)
+                              note: "The \(type) webhook was not sent: \(endpoint) is on a private or reserved network"
+                                    + " address.", data: data)
         }
     }
 }

@@ -30,8 +30,9 @@ final class WebhookDispatcher: Sendable {
     /// Every attempt, in order (the newest 256 are kept until read).
     let attempts: AsyncStream<WebhookAttempt>
 
-    init(store: any VerificationStore, clock: any TacitClock, settings: WebhookSettings, httpClient: any OutboundHTTPClient,
-         random: @escaping @Sendable () -> Double, wakeup: Wakeup = Wakeup(), faces: ServedFaces = ServedFaces(),
+    init(store: any VerificationStore, clock: any TacitClock, settings: WebhookSettings,
+         httpClient: any OutboundHTTPClient, random: @escaping @Sendable () -> Double, wakeup: Wakeup = Wakeup(),
+         faces: ServedFaces = ServedFaces(),
          timeline: @escaping @Sendable (String, EventDraft) async -> Void) {
         self.wakeup = wakeup
         self.faces = faces
@@ -84,8 +85,9 @@ final class WebhookDispatcher: Sendable {
         guard let endpoint = endpoints[message.endpoint], message.state != .disabled else {
             // No longer configured, or disabled: nothing will ever take this message.
             if message.state != .disabled { try? await store.disableWebhookEndpoint(message.endpoint, at: clock.now()) }
-            reports.yield(WebhookAttempt(messageId: message.id, verificationId: message.verificationId, type: message.type,
-                                         attempt: message.attempts, statusCode: nil, result: .endpointDisabled))
+            reports.yield(WebhookAttempt(messageId: message.id, verificationId: message.verificationId,
+                                         type: message.type, attempt: message.attempts, statusCode: nil,
+                                         result: .endpointDisabled))
             return
         }
         let attempt = message.attempts + 1
@@ -108,7 +110,8 @@ final class WebhookDispatcher: Sendable {
     }
 
     /// Records the attempt's outcome in the store and says what it was.
-    func settle(_ message: OutboxMessage, endpoint: WebhookEndpoint, attempt: Int, status: Int?) async -> WebhookAttempt.Result {
+    func settle(_ message: OutboxMessage, endpoint: WebhookEndpoint, attempt: Int,
+                status: Int?) async -> WebhookAttempt.Result {
         let now = clock.now()
         switch status {
         case .some(200..<300):
@@ -118,8 +121,10 @@ final class WebhookDispatcher: Sendable {
             try? await store.disableWebhookEndpoint(endpoint.id, at: now)
             return .endpointDisabled
         default:
-            let retryAt = settings.retry.delay(afterAttempt: attempt, random: random()).map { now.addingTimeInterval($0) }
-            try? await store.recordOutboxAttempt(id: message.id, outcome: retryAt.map { .retry(at: $0) } ?? .dead, at: now)
+            let retryAt = settings.retry.delay(afterAttempt: attempt, random: random())
+                .map { now.addingTimeInterval($0) }
+            try? await store.recordOutboxAttempt(id: message.id, outcome: retryAt.map { .retry(at: $0) } ?? .dead,
+                                                 at: now)
             return .failed(retryAt: retryAt)
         }
     }

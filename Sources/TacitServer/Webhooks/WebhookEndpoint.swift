@@ -33,8 +33,10 @@ public struct WebhookEndpoint: Sendable, Equatable {
 
     /// Why this endpoint can't be used, or nil when it can.
     public func problem() -> String? {
-        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = parsed.host, !host.isEmpty else { return "the webhook URL must be an absolute http(s) URL" }
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+              ["http", "https"].contains(scheme), let host = parsed.host, !host.isEmpty else {
+            return "the webhook URL must be an absolute http(s) URL"
+        }
         guard !secrets.isEmpty else { return "a webhook needs at least one whsec_ secret" }
         for secret in secrets {
             let encoded = secret.hasPrefix(StandardWebhooks.secretPrefix) ? String(secret.dropFirst(6)) : ""

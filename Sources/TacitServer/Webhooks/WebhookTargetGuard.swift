@@ -15,7 +15,9 @@ struct WebhookTargetGuard: Sendable {
         if allowPrivate { return nil }
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         guard let addresses = Self.resolve(bare), !addresses.isEmpty else { return "the webhook host does not resolve" }
-        if addresses.contains(where: Self.isNonPublic) { return "the webhook host resolves to a private or reserved address" }
+        if addresses.contains(where: Self.isNonPublic) {
+            return "the webhook host resolves to a private or reserved address"
+        }
         return nil
     }
 
@@ -66,7 +68,8 @@ struct WebhookTargetGuard: Sendable {
         if a[0..<10].allSatisfy({ $0 == 0 }) && a[10] == 0xFF && a[11] == 0xFF {       // ::ffff:a.b.c.d mapped
             return isNonPublicV4(Array(a[12...]))
         }
-        if a[0..<12].allSatisfy({ $0 == 0 }) { return true }                           // ::a.b.c.d compatible (deprecated)
+        if a[0..<12].allSatisfy({ $0 == 0 }) { return true }                           // ::a.b.c.d compatible
+                                                                                       // (deprecated)
         if a[0] == 0x00 && a[1] == 0x64 && a[2] == 0xFF && a[3] == 0x9B && a[4..<12].allSatisfy({ $0 == 0 }) {
             return isNonPublicV4(Array(a[12...]))                                      // 64:ff9b::/96 NAT64
         }

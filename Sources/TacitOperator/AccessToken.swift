@@ -21,11 +21,13 @@ struct AccessToken: Sendable, Equatable {
     init?(_ token: String, key: [UInt8], now: Date) {
         guard token.hasPrefix(Self.prefix) else { return nil }
         let parts = token.dropFirst(Self.prefix.count).split(separator: ".")
-        guard parts.count == 2, let payload = Base64.urlDecode(String(parts[0])), let mac = Base64.urlDecode(String(parts[1])),
+        guard parts.count == 2, let payload = Base64.urlDecode(String(parts[0])),
+              let mac = Base64.urlDecode(String(parts[1])),
               ConstantTime.equals(HMAC.sha256(key: key, message: payload), mac) else { return nil }
         let fields = String(decoding: payload, as: UTF8.self).split(separator: "|")
         guard fields.count == 3, let seconds = Int(fields[2]) else { return nil }
-        self.init(simNumber: String(fields[0]), network: fields[1] == "1", expires: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        self.init(simNumber: String(fields[0]), network: fields[1] == "1",
+                  expires: Date(timeIntervalSince1970: TimeInterval(seconds)))
         guard expires > now else { return nil }
     }
 

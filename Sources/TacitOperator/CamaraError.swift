@@ -7,12 +7,18 @@ struct CamaraError: Error, Sendable, Equatable {
     var code: String
     var message: String
 
-    static func invalidArgument(_ message: String) -> CamaraError { CamaraError(status: 400, code: "INVALID_ARGUMENT", message: message) }
-    static func outOfRange(_ message: String) -> CamaraError { CamaraError(status: 400, code: "OUT_OF_RANGE", message: message) }
-    static let unauthenticated = CamaraError(status: 401, code: "UNAUTHENTICATED",
-                                             message: "Request not authenticated due to missing, invalid, or expired credentials.")
-    static let permissionDenied = CamaraError(status: 403, code: "PERMISSION_DENIED",
-                                              message: "Client does not have sufficient permissions to perform this action.")
+    static func invalidArgument(_ message: String) -> CamaraError {
+        CamaraError(status: 400, code: "INVALID_ARGUMENT", message: message)
+    }
+    static func outOfRange(_ message: String) -> CamaraError {
+        CamaraError(status: 400, code: "OUT_OF_RANGE", message: message)
+    }
+    static let unauthenticated = CamaraError(
+        status: 401, code: "UNAUTHENTICATED",
+        message: "Request not authenticated due to missing, invalid, or expired credentials.")
+    static let permissionDenied = CamaraError(
+        status: 403, code: "PERMISSION_DENIED",
+        message: "Client does not have sufficient permissions to perform this action.")
     static let notNetworkAuthenticated = CamaraError(
         status: 403, code: "NUMBER_VERIFICATION.USER_NOT_AUTHENTICATED_BY_MOBILE_NETWORK",
         message: "Client must authenticate via the mobile network to use this service.")
@@ -27,7 +33,8 @@ struct CamaraError: Error, Sendable, Equatable {
                                                    message: "The device is already identified by the access token.")
 
     func response(correlator: String?) -> HTTPResponse {
-        CamaraJSON.response(status: status, ["status": .int(status), "code": .string(code), "message": .string(message)],
+        CamaraJSON.response(status: status,
+                            ["status": .int(status), "code": .string(code), "message": .string(message)],
                             correlator: correlator)
     }
 }

@@ -21,7 +21,10 @@ struct CamaraRequest: Sendable {
 
     /// CAMARA's `x-correlator` pattern: `^[a-zA-Z0-9-_:;.\/<>{}]{0,256}$`.
     static func isValidCorrelator(_ text: String) -> Bool {
-        text.count <= 256 && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_:;./<>{}".unicodeScalars.contains($0)) }
+        text.count <= 256 && text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
+                           || "-_:;./<>{}".unicodeScalars.contains($0))
+        }
     }
 
     /// CAMARA's phone number pattern: `^\+[1-9][0-9]{4,14}$`.
@@ -36,7 +39,8 @@ struct CamaraRequest: Sendable {
     var body: Body
 
     /// Reads the request, throwing the CAMARA error the spec names for what is wrong.
-    init(_ request: HTTPRequest, in network: VirtualOperator, tokenKey: [UInt8], readsBody: Bool = true) throws(CamaraError) {
+    init(_ request: HTTPRequest, in network: VirtualOperator, tokenKey: [UInt8],
+         readsBody: Bool = true) throws(CamaraError) {
         if let given = request.header("x-correlator"), !Self.isValidCorrelator(given) {
             throw .invalidArgument("The x-correlator header is not valid.")
         }
@@ -53,8 +57,11 @@ struct CamaraRequest: Sendable {
         }
     }
 
-    static func caller(_ request: HTTPRequest, network: VirtualOperator, tokenKey: [UInt8]) throws(CamaraError) -> Caller {
-        guard let header = request.header("authorization"), header.lowercased().hasPrefix("bearer ") else { throw .unauthenticated }
+    static func caller(_ request: HTTPRequest, network: VirtualOperator,
+                       tokenKey: [UInt8]) throws(CamaraError) -> Caller {
+        guard let header = request.header("authorization"), header.lowercased().hasPrefix("bearer ") else {
+            throw .unauthenticated
+        }
         let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
         if ConstantTime.equals(token, network.configuration.apiKey) { return .consumer }
         guard let access = AccessToken(token, key: tokenKey, now: network.clock.now()) else { throw .unauthenticated }

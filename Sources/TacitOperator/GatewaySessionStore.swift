@@ -37,5 +37,6 @@ public protocol GatewaySessionStore: Sendable {
 
     /// Marks the session used unless `accepting` refuses it, in one step: of claims
     /// racing for one session, exactly one finds it unused.
-    func claim(_ id: String, now: Date, accepting: @escaping @Sendable (GatewaySession) -> Bool) async throws -> GatewayClaim
+    func claim(_ id: String, now: Date,
+               accepting: @escaping @Sendable (GatewaySession) -> Bool) async throws -> GatewayClaim
 }

@@ -7,7 +7,8 @@ extension GatewaySessions: GatewaySessionStore {
         insert(session, id: id, now: now)
     }
 
-    public func claim(_ id: String, now: Date, accepting: @escaping @Sendable (GatewaySession) -> Bool) async throws -> GatewayClaim {
+    public func claim(_ id: String, now: Date,
+                      accepting: @escaping @Sendable (GatewaySession) -> Bool) async throws -> GatewayClaim {
         claimIfAccepted(id, now: now, accepting: accepting)
     }
 }

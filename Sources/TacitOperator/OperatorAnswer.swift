@@ -45,12 +45,14 @@ public struct OperatorAnswer: Sendable, Equatable {
         guard let raw = query["result"], let result = Result(rawValue: raw), let session = query["session"],
               let state = query["state"], let seconds = query["expires"].flatMap(Int.init),
               let sig = query["sig"], let given = Base64.urlDecode(sig) else { return nil }
-        self.init(result: result, session: session, state: state, expires: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        self.init(result: result, session: session, state: state,
+                  expires: Date(timeIntervalSince1970: TimeInterval(seconds)))
         guard ConstantTime.equals(signature(key: key), given) else { return nil }
     }
 
     func signature(key: [UInt8]) -> [UInt8] {
-        let canonical = ["tacit-operator-answer/v1", result.rawValue, session, state, String(Int(expires.timeIntervalSince1970))]
+        let canonical = ["tacit-operator-answer/v1", result.rawValue, session, state,
+                         String(Int(expires.timeIntervalSince1970))]
         return HMAC.sha256(key: key, message: Array(canonical.joined(separator: "\n").utf8))
     }
 }

@@ -18,7 +18,9 @@ public struct OperatorRoutes: Sendable {
             await network.camara(request) { call throws(CamaraError) in try network.verifyNumber(call) }
         }
         add("GET", "/camara/number-verification/v0/device-phone-number") { request in
-            await network.camara(request, readsBody: false) { call throws(CamaraError) in try network.devicePhoneNumber(call) }
+            await network.camara(request, readsBody: false) { call throws(CamaraError) in
+                try network.devicePhoneNumber(call)
+            }
         }
         add("POST", "/camara/sim-swap/v0/check") { request in
             await network.camara(request) { call throws(CamaraError) in try network.simSwapCheck(call) }

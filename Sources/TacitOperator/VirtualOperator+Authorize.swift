@@ -10,7 +10,8 @@ extension VirtualOperator {
         await hop()
         let correlator = request.header("x-correlator").flatMap { CamaraRequest.isValidCorrelator($0) ? $0 : nil }
         guard let hint = request.query["login_hint"], CamaraRequest.isValidPhone(hint) else {
-            return CamaraError.invalidArgument("login_hint must be the device's number in E.164 format.").response(correlator: correlator)
+            return CamaraError.invalidArgument("login_hint must be the device's number in E.164 format.")
+                .response(correlator: correlator)
         }
         guard OperatorScript.owns(hint) else { return CamaraError.identifierNotFound.response(correlator: correlator) }
         guard let key = try? await tokenKey() else { return CamaraError.unavailable.response(correlator: correlator) }

@@ -49,7 +49,8 @@ extension VirtualOperator {
         guard (1...2400).contains(maxAge) else { throw .outOfRange("maxAge must be between 1 and 2400 hours.") }
         let number = try servedSubject(call)
         let changed = latestSimChange(number)
-        return ["swapped": .bool(changed.map { clock.now().timeIntervalSince($0) <= TimeInterval(maxAge) * 3600 } ?? false)]
+        return ["swapped": .bool(changed.map { clock.now().timeIntervalSince($0) <= TimeInterval(maxAge) * 3600 }
+                                 ?? false)]
     }
 
     /// `POST /camara/sim-swap/v0/retrieve-date`: the latest SIM change, or null with

@@ -18,7 +18,9 @@ extension VirtualOperator {
             key = try await keys.signingKey()
             // Checked as the session is claimed: a rewritten link spends nothing, so the
             // device that was sent the real one can still use it.
-            claim = try await sessions.claim(session, now: now) { Self.redirect(given, registered: $0.redirectURI) != nil }
+            claim = try await sessions.claim(session, now: now) {
+                Self.redirect(given, registered: $0.redirectURI) != nil
+            }
         } catch {
             return Self.unavailable
         }
@@ -47,7 +49,9 @@ extension VirtualOperator {
             default: result = .match
             }
         }
-        guard let redirect = Self.redirect(given, registered: registered.redirectURI) else { return Self.invalidRedirect }
+        guard let redirect = Self.redirect(given, registered: registered.redirectURI) else {
+            return Self.invalidRedirect
+        }
         let answer = OperatorAnswer(result: result, session: session, state: request.query["state"] ?? "",
                                     expires: now.addingTimeInterval(configuration.answerLifetime))
         return .redirect(location: QueryString.appending(answer.queryItems(key: key), to: redirect))

@@ -50,7 +50,8 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
             do { try await sessions.open(session, id: id, now: clock.now()) } catch {
                 return .failed(.unavailable, events: [OperatorNotes.coverage(number, covered: true)])
             }
-            return .issued(checkURL: baseURL + "/operator/gateway/" + id, events: [OperatorNotes.coverage(number, covered: true)])
+            return .issued(checkURL: baseURL + "/operator/gateway/" + id,
+                           events: [OperatorNotes.coverage(number, covered: true)])
         }
     }
 
@@ -64,7 +65,9 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
 
     /// When the SIM of `number` last changed, nil when not within the monitored period.
     func latestSimChange(_ number: String) -> Date? {
-        guard let script = OperatorScript.forNumber(number), let hours = Self.simChangeHoursAgo(script) else { return nil }
+        guard let script = OperatorScript.forNumber(number), let hours = Self.simChangeHoursAgo(script) else {
+            return nil
+        }
         return clock.now().addingTimeInterval(-TimeInterval(hours) * 3600)
     }
 

@@ -13,7 +13,8 @@ extension PostgresSchema {
             bytes bytea,
             PRIMARY KEY (application_id, face, name)
         );
-        CREATE UNIQUE INDEX face_credentials_identifier ON face_credentials (face, name, text) WHERE kind = 'identifier';
+        CREATE UNIQUE INDEX face_credentials_identifier ON face_credentials (face, name, text)
+            WHERE kind = 'identifier';
         INSERT INTO face_credentials (application_id, face, name, kind, text, bytes)
             SELECT id, c.face, c.name, c.kind, c.text, c.bytes FROM applications, LATERAL (VALUES
                 ('vonage', 'application_id', 'identifier', vonage_application_id, NULL::bytea),

@@ -35,7 +35,8 @@ extension PostgresQuery {
             PostgresQuery(joining: [PostgresQuery(stringLiteral: "w\(position) AS ("), write, ")"], separator: "")
         }
         let required: PostgresQuery = "changed AS (\(statement) RETURNING 1)"
-        return "WITH \(PostgresQuery(joining: parts + [required], separator: ", ")) SELECT CASE WHEN count(*) = 0 THEN tacit_nothing_changed() END FROM changed"
+        let joined = PostgresQuery(joining: parts + [required], separator: ", ")
+        return "WITH \(joined) SELECT CASE WHEN count(*) = 0 THEN tacit_nothing_changed() END FROM changed"
     }
 }
 

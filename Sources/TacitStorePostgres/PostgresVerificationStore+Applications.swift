@@ -43,17 +43,21 @@ extension PostgresVerificationStore: ApplicationStore {
     }
 
     public func applications() async throws -> [Application] {
-        try await read { db in try db.query("SELECT * FROM applications ORDER BY created_at, id").map(Self.application) }
+        try await read { db in
+            try db.query("SELECT * FROM applications ORDER BY created_at, id").map(Self.application)
+        }
     }
 
     public func revokeApplication(id: String, at: Date) async throws -> Bool {
         defer { keptSettings.forget(id) }
         let time = at.timeIntervalSince1970
         return try await write { db in
-            guard try db.execute("UPDATE applications SET revoked_at = COALESCE(revoked_at, \(time)) WHERE id = \(id)") == 1 else {
+            guard try db.execute(
+                "UPDATE applications SET revoked_at = COALESCE(revoked_at, \(time)) WHERE id = \(id)") == 1 else {
                 return false
             }
-            try db.execute("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(time)) WHERE application_id = \(id)")
+            try db.execute(
+                "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(time)) WHERE application_id = \(id)")
             return true
         }
     }
@@ -88,7 +92,9 @@ extension PostgresVerificationStore: ApplicationStore {
     public func setFaceCredentials(_ credentials: [FaceCredential], application: String) async throws -> Bool {
         do {
             return try await pool.transaction { db in
-                guard try !db.query("SELECT 1 FROM applications WHERE id = \(application)").isEmpty else { return false }
+                guard try !db.query("SELECT 1 FROM applications WHERE id = \(application)").isEmpty else {
+                    return false
+                }
                 for credential in credentials { try Self.upsert(credential, application: application, in: db) }
                 return true
             }
@@ -110,7 +116,8 @@ extension PostgresVerificationStore: ApplicationStore {
         let settings = ApplicationSettings(
             brand: try row.optionalString("brand"), codeLength: try row.optionalInt("code_length"),
             channelTimeout: try row.optionalInt("channel_timeout"))
-        return Application(id: try row.string("id"), name: try row.string("name"), createdAt: try row.date("created_at"),
+        return Application(id: try row.string("id"), name: try row.string("name"),
+                           createdAt: try row.date("created_at"),
                            revokedAt: try row.optionalDate("revoked_at"), settings: settings)
     }
 
@@ -124,7 +131,8 @@ extension PostgresVerificationStore: ApplicationStore {
             """)
     }
 
-    static func credentials(of application: String, face: String, in db: PostgresConnection) throws -> [FaceCredential] {
+    static func credentials(of application: String, face: String,
+                            in db: PostgresConnection) throws -> [FaceCredential] {
         try db.query("""
             SELECT name, kind, text, bytes FROM face_credentials
             WHERE application_id = \(application) AND face = \(face) ORDER BY name

@@ -14,15 +14,18 @@ extension PostgresVerificationStore: ConversionStore {
             // row, so the count goes last, with the commit, and holds the row's lock for
             // one round trip.
             try db.queue(Self.asynchronousCommit)
-            let taken = try db.query("DELETE FROM conversion_windows WHERE slot < \(slot)::bigint RETURNING slot, sends, verified")
+            let taken = try db.query(
+                "DELETE FROM conversion_windows WHERE slot < \(slot)::bigint RETURNING slot, sends, verified")
             try db.queue("""
-                INSERT INTO conversion_windows (slot, sends, verified) SELECT \(slot)::bigint, \(counts.sends)::integer, \(counts.verified)::integer
+                INSERT INTO conversion_windows (slot, sends, verified)
+                SELECT \(slot)::bigint, \(counts.sends)::integer, \(counts.verified)::integer
                 WHERE NOT EXISTS (SELECT 1 FROM conversion_windows WHERE slot > \(slot)::bigint)
                 ON CONFLICT (slot) DO UPDATE SET sends = conversion_windows.sends + excluded.sends,
                     verified = conversion_windows.verified + excluded.verified
                 """)
             guard let latest = try taken.max(by: { try $0.int("slot") < $1.int("slot") }) else { return nil }
-            return ConversionWindow(slot: Int64(try latest.int("slot")), sends: try latest.int("sends"), verified: try latest.int("verified"))
+            return ConversionWindow(slot: Int64(try latest.int("slot")), sends: try latest.int("sends"),
+                                    verified: try latest.int("verified"))
         }
     }
 }

@@ -7,15 +7,18 @@ import TacitStore
 /// took the check.
 extension PostgresVerificationStore {
     /// Counts one hit on `key` under the counter row's lock, unless the counter is full.
-    static func consumeRate(_ key: String, _ limit: RateLimit, at: Date, _ db: PostgresConnection) throws -> RateDecision {
+    static func consumeRate(_ key: String, _ limit: RateLimit, at: Date,
+                            _ db: PostgresConnection) throws -> RateDecision {
         // The row exists before it is locked, so a first hit locks it as a later one does.
-        try db.execute("INSERT INTO rate_limits (key, buckets, expires_at) VALUES (\(key), '', 0) ON CONFLICT (key) DO NOTHING")
+        try db.execute(
+            "INSERT INTO rate_limits (key, buckets, expires_at) VALUES (\(key), '', 0) ON CONFLICT (key) DO NOTHING")
         let row = try db.query("SELECT buckets FROM rate_limits WHERE key = \(key) FOR UPDATE").first
         var window = SlidingWindow(encoded: try row?.string("buckets") ?? "")
         let decision = window.consume(limit, at: at)
         guard case .allowed = decision else { return decision }
         try db.execute("""
-            UPDATE rate_limits SET buckets = \(window.encoded), expires_at = \(window.expiry(limit).timeIntervalSince1970)
+            UPDATE rate_limits
+            SET buckets = \(window.encoded), expires_at = \(window.expiry(limit).timeIntervalSince1970)
             WHERE key = \(key)
             """)
         return decision

@@ -11,19 +11,24 @@ extension PostgresVerificationStore: DevStateStore {
         try await read { db in
             _ = try db.execute("""
                 INSERT INTO dev_gateway_sessions (id, number_sealed, redirect_uri, expires_at, used)
-                VALUES (\(id), \(sealed), \(session.redirectURI), \(session.expiresAt.timeIntervalSince1970), \(session.used))
+                VALUES (\(id), \(sealed), \(session.redirectURI), \(session.expiresAt.timeIntervalSince1970),
+                        \(session.used))
                 """)
         }
     }
 
-    public func claimGatewaySession(id: String, now: Date,
-                                    accepting: @escaping @Sendable (DevGatewaySession) -> Bool) async throws -> DevGatewayClaim {
+    public func claimGatewaySession(
+        id: String, now: Date, accepting: @escaping @Sendable (DevGatewaySession) -> Bool
+    ) async throws -> DevGatewayClaim {
         let fields = try protection()
         return try await write { db in
-            guard let row = try db.query("SELECT * FROM dev_gateway_sessions WHERE id = \(id) FOR UPDATE").first else { return .unknown }
-            let session = DevGatewaySession(number: String(decoding: try fields.open(try row.bytes("number_sealed")), as: UTF8.self),
-                                            redirectURI: try row.optionalString("redirect_uri"),
-                                            expiresAt: try row.date("expires_at"), used: try row.bool("used"))
+            guard let row = try db.query("SELECT * FROM dev_gateway_sessions WHERE id = \(id) FOR UPDATE").first else {
+                return .unknown
+            }
+            let session = DevGatewaySession(
+                number: String(decoding: try fields.open(try row.bytes("number_sealed")), as: UTF8.self),
+                redirectURI: try row.optionalString("redirect_uri"),
+                expiresAt: try row.date("expires_at"), used: try row.bool("used"))
             guard accepting(session) else { return .refused }
             if session.used { return .replayed(session) }
             _ = try db.execute("UPDATE dev_gateway_sessions SET used = true WHERE id = \(id)")
@@ -32,7 +37,9 @@ extension PostgresVerificationStore: DevStateStore {
     }
 
     public func sweepGatewaySessions(expiredBefore cutoff: Date) async throws -> Int {
-        try await read { db in try db.execute("DELETE FROM dev_gateway_sessions WHERE expires_at < \(cutoff.timeIntervalSince1970)") }
+        try await read { db in
+            try db.execute("DELETE FROM dev_gateway_sessions WHERE expires_at < \(cutoff.timeIntervalSince1970)")
+        }
     }
 
     public func appendInboxMessage(_ message: DevInboxMessage, to number: String, keeping: Int) async throws {
@@ -68,7 +75,8 @@ extension PostgresVerificationStore: DevStateStore {
             try db.query("SELECT channel, body_sealed, at FROM dev_inbox WHERE number_index = \(index) ORDER BY seq")
         }
         return try rows.map { row in
-            DevInboxMessage(channel: try row.string("channel"), body: String(decoding: try fields.open(try row.bytes("body_sealed")), as: UTF8.self),
+            DevInboxMessage(channel: try row.string("channel"),
+                            body: String(decoding: try fields.open(try row.bytes("body_sealed")), as: UTF8.self),
                             at: try row.string("at"))
         }
     }
@@ -78,8 +86,10 @@ extension PostgresVerificationStore: DevStateStore {
         let fields = try protection()
         let sealed = try fields.seal(proposed)
         return try await write { db in
-            _ = try db.execute("INSERT INTO dev_secrets (name, value) VALUES (\(name), \(sealed)) ON CONFLICT (name) DO NOTHING")
-            let stored = try db.query("SELECT value FROM dev_secrets WHERE name = \(name) FOR UPDATE").first?.bytes("value") ?? sealed
+            _ = try db.execute(
+                "INSERT INTO dev_secrets (name, value) VALUES (\(name), \(sealed)) ON CONFLICT (name) DO NOTHING")
+            let stored = try db.query("SELECT value FROM dev_secrets WHERE name = \(name) FOR UPDATE").first?
+                .bytes("value") ?? sealed
             // Sealed under a key the ring no longer holds: replaced, as a dev server's
             // operator state is disposable.
             guard let opened = try? fields.open(stored) else {

@@ -6,7 +6,8 @@ import TacitStore
 /// statement that a pending verification of the number refuses, and the idempotency key
 /// claimed first when there is one.
 extension PostgresVerificationStore {
-    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage],
+                       sends: [QueuedSend], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection()
         let indexes = try fields.indexes(verification.phoneNumber)
@@ -23,11 +24,12 @@ extension PostgresVerificationStore {
         let onePending: PostgresQuery = stored.status == .pending
             ? "WHERE NOT EXISTS (\(Self.pending(of: stored.applicationId, under: indexes)))" : ""
         let insert = PostgresQuery.requiringChange("""
-            INSERT INTO verifications (id, application_id, face, phone_index, phone_sealed, status, deadline, created_at,
-                                       updated_at, finished_at, last_seq, version, record)
-            SELECT \(stored.id), \(stored.applicationId), \(stored.face), \(indexes[0]), \(sealed), \(stored.status.rawValue),
-                   \(stored.deadline?.timeIntervalSince1970)::double precision, \(stored.createdAt.timeIntervalSince1970),
-                   \(at.timeIntervalSince1970), \(Self.finishedAt(stored, at: at))::double precision, \(stored.lastSeq), 1, \(record)
+            INSERT INTO verifications (id, application_id, face, phone_index, phone_sealed, status, deadline,
+                                       created_at, updated_at, finished_at, last_seq, version, record)
+            SELECT \(stored.id), \(stored.applicationId), \(stored.face), \(indexes[0]), \(sealed),
+                   \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970)::double precision,
+                   \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970),
+                   \(Self.finishedAt(stored, at: at))::double precision, \(stored.lastSeq), 1, \(record)
             \(onePending)
             """, along: Self.inserts(recorded) + Self.inserts(outbox) + Self.inserts(sends))
         if let idempotency {
@@ -53,7 +55,8 @@ extension PostgresVerificationStore {
     /// filtered them: each create cost a little more than the one before.
     static func pending(of application: String, under indexes: [String]) -> PostgresQuery {
         PostgresQuery(joining: indexes.map { index in
-            "SELECT id FROM verifications WHERE application_id = \(application) AND phone_index = \(index) AND status = 'pending'"
+            let match: PostgresQuery = "application_id = \(application) AND phone_index = \(index)"
+            return "SELECT id FROM verifications WHERE \(match) AND status = 'pending'"
         }, separator: " UNION ALL ")
     }
 
@@ -71,8 +74,11 @@ extension PostgresVerificationStore {
     /// there already (found by the insert's own check, or by the unique index when two
     /// inserts raced past it).
     @Sendable static func insertRefusal(_ error: PostgresError) -> (any Error)? {
-        if error.isUniqueViolation && error.constraint == "idempotency_pkey" { return StoreError.idempotencyKeyReused }
-        if error.isNothingChanged || error.isUniqueViolation && error.constraint == "verifications_one_pending_per_number" {
+        if error.isUniqueViolation && error.constraint == "idempotency_pkey" {
+            return StoreError.idempotencyKeyReused
+        }
+        if error.isNothingChanged
+            || error.isUniqueViolation && error.constraint == "verifications_one_pending_per_number" {
             return StoreError.concurrentVerification
         }
         return nil

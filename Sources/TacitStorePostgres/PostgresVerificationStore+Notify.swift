@@ -26,8 +26,11 @@ extension PostgresVerificationStore: ChangeFeed {
     /// that doesn't exist has nothing to follow.
     public func follow(_ verificationId: String) async throws {
         try await pool.transaction { db in
-            guard try !db.query("SELECT 1 AS found FROM verifications WHERE id = \(verificationId) FOR SHARE").isEmpty else { return }
-            try db.queue("INSERT INTO followed_verifications (verification_id) VALUES (\(verificationId)) ON CONFLICT DO NOTHING")
+            guard try !db.query("SELECT 1 AS found FROM verifications WHERE id = \(verificationId) FOR SHARE")
+                .isEmpty else { return }
+            try db.queue(
+                "INSERT INTO followed_verifications (verification_id) VALUES (\(verificationId)) ON CONFLICT DO NOTHING"
+            )
         }
     }
 

@@ -50,17 +50,21 @@ extension PostgresVerificationStore {
 
     public func nextOutboxDue() async throws -> Date? {
         try await read { db in
-            try db.query("SELECT min(next_attempt_at) AS due FROM webhook_outbox WHERE state = 'pending'").first?.optionalDate("due")
+            try db.query("SELECT min(next_attempt_at) AS due FROM webhook_outbox WHERE state = 'pending'").first?
+                .optionalDate("due")
         }
     }
 
     public func outboxMessage(id: String) async throws -> OutboxMessage? {
-        try await read { db in try db.query("SELECT * FROM webhook_outbox WHERE id = \(id)").first.map(Self.outboxMessage) }
+        try await read { db in
+            try db.query("SELECT * FROM webhook_outbox WHERE id = \(id)").first.map(Self.outboxMessage)
+        }
     }
 
     public func outboxMessages(verificationId: String) async throws -> [OutboxMessage] {
         try await read { db in
-            try db.query("SELECT * FROM webhook_outbox WHERE verification_id = \(verificationId) ORDER BY created_at, position")
+            try db.query(
+                "SELECT * FROM webhook_outbox WHERE verification_id = \(verificationId) ORDER BY created_at, position")
                 .map(Self.outboxMessage)
         }
     }
@@ -68,15 +72,19 @@ extension PostgresVerificationStore {
     public func disableWebhookEndpoint(_ endpoint: String, at: Date) async throws {
         try await write { db in
             try db.execute("""
-                INSERT INTO webhook_endpoints_disabled (endpoint, disabled_at) VALUES (\(endpoint), \(at.timeIntervalSince1970))
+                INSERT INTO webhook_endpoints_disabled (endpoint, disabled_at)
+                VALUES (\(endpoint), \(at.timeIntervalSince1970))
                 ON CONFLICT (endpoint) DO NOTHING
                 """)
-            try db.execute("UPDATE webhook_outbox SET state = 'disabled' WHERE endpoint = \(endpoint) AND state = 'pending'")
+            try db.execute(
+                "UPDATE webhook_outbox SET state = 'disabled' WHERE endpoint = \(endpoint) AND state = 'pending'")
         }
     }
 
     public func disabledWebhookEndpoints() async throws -> Set<String> {
-        try await read { db in Set(try db.query("SELECT endpoint FROM webhook_endpoints_disabled").map { try $0.string("endpoint") }) }
+        try await read { db in
+            Set(try db.query("SELECT endpoint FROM webhook_endpoints_disabled").map { try $0.string("endpoint") })
+        }
     }
 
     /// One upsert: a new key is inserted, an expired one takes the new window, and an
@@ -96,17 +104,19 @@ extension PostgresVerificationStore {
     static func inserts(_ outbox: [OutboxMessage]) -> [PostgresQuery] {
         outbox.map { message in
             """
-            INSERT INTO webhook_outbox (id, endpoint, verification_id, type, payload, created_at, attempts, next_attempt_at, state)
-            VALUES (\(message.id), \(message.endpoint), \(message.verificationId), \(message.type), \(message.payload),
-                    \(message.createdAt.timeIntervalSince1970), \(message.attempts), \(message.nextAttemptAt.timeIntervalSince1970),
-                    \(message.state.rawValue))
+            INSERT INTO webhook_outbox (id, endpoint, verification_id, type, payload, created_at, attempts,
+                                        next_attempt_at, state)
+            VALUES (\(message.id), \(message.endpoint), \(message.verificationId), \(message.type),
+                    \(message.payload), \(message.createdAt.timeIntervalSince1970), \(message.attempts),
+                    \(message.nextAttemptAt.timeIntervalSince1970), \(message.state.rawValue))
             """
         }
     }
 
     static func outboxMessage(_ row: PostgresRow) throws -> OutboxMessage {
         OutboxMessage(
-            id: try row.string("id"), endpoint: try row.string("endpoint"), verificationId: try row.string("verification_id"),
+            id: try row.string("id"), endpoint: try row.string("endpoint"),
+            verificationId: try row.string("verification_id"),
             type: try row.string("type"), payload: try row.bytes("payload"), createdAt: try row.date("created_at"),
             attempts: try row.int("attempts"), nextAttemptAt: try row.date("next_attempt_at"),
             state: OutboxState(rawValue: try row.string("state")) ?? .dead)

@@ -19,7 +19,8 @@ extension PostgresVerificationStore: RateLimitStore {
 
     private func window(_ key: String) async throws -> SlidingWindow {
         try await read { db in
-            SlidingWindow(encoded: try db.query("SELECT buckets FROM rate_limits WHERE key = \(key)").first?.string("buckets") ?? "")
+            SlidingWindow(encoded: try db.query("SELECT buckets FROM rate_limits WHERE key = \(key)").first?
+                .string("buckets") ?? "")
         }
     }
 

@@ -19,14 +19,17 @@ extension PostgresVerificationStore: ResealableStore {
         report.applicationSecrets = try await resealApplicationSecrets(current: current, fields)
         report.remaining = try await read { db in
             try db.query("""
-                SELECT (SELECT COUNT(*) FROM verifications WHERE substr(phone_sealed, 1, \(current.count)::integer) <> \(current)::bytea)
-                     + (SELECT COUNT(*) FROM idempotency WHERE status != 0 AND substr(body, 1, \(current.count)::integer) <> \(current)::bytea)
+                SELECT (SELECT COUNT(*) FROM verifications
+                        WHERE substr(phone_sealed, 1, \(current.count)::integer) <> \(current)::bytea)
+                     + (SELECT COUNT(*) FROM idempotency
+                        WHERE status != 0 AND substr(body, 1, \(current.count)::integer) <> \(current)::bytea)
                      + (SELECT COUNT(*) FROM face_credentials WHERE kind = 'sealed_secret' AND bytes IS NOT NULL
                             AND substr(bytes, 1, \(current.count)::integer) <> \(current)::bytea) AS n
                 """).first?.int("n") ?? 0
         }
         report.legacyAPIKeys = try await read { db in
-            try db.query("SELECT COUNT(*) AS n FROM api_keys WHERE length(key_hash) = 32 AND revoked_at IS NULL").first?.int("n") ?? 0
+            try db.query("SELECT COUNT(*) AS n FROM api_keys WHERE length(key_hash) = 32 AND revoked_at IS NULL")
+                .first?.int("n") ?? 0
         }
         return report
     }
@@ -40,7 +43,8 @@ extension PostgresVerificationStore: ResealableStore {
             let rows = try await read { [after] db in
                 try db.query("""
                     SELECT position, id, status, phone_sealed FROM verifications
-                    WHERE position > \(after)::bigint AND substr(phone_sealed, 1, \(current.count)::integer) <> \(current)::bytea
+                    WHERE position > \(after)::bigint
+                        AND substr(phone_sealed, 1, \(current.count)::integer) <> \(current)::bytea
                     ORDER BY position LIMIT \(Self.resealBatch)
                     """)
             }
@@ -50,7 +54,8 @@ extension PostgresVerificationStore: ResealableStore {
             for row in rows {
                 let old = try row.bytes("phone_sealed")
                 let phone = try fields.open(old)
-                changes.append((try row.string("id"), old, try fields.seal(phone), try fields.index(String(decoding: phone, as: UTF8.self))))
+                changes.append((try row.string("id"), old, try fields.seal(phone),
+                                try fields.index(String(decoding: phone, as: UTF8.self))))
                 if try row.string("status") == "pending" { pending += 1 }
             }
             resealed += try await write { [changes] db in
@@ -73,7 +78,8 @@ extension PostgresVerificationStore: ResealableStore {
             let rows = try await read { [after] db in
                 try db.query("""
                     SELECT key, body FROM idempotency WHERE key > \(after) AND status != 0
-                        AND substr(body, 1, \(current.count)::integer) <> \(current)::bytea ORDER BY key LIMIT \(Self.resealBatch)
+                        AND substr(body, 1, \(current.count)::integer) <> \(current)::bytea
+                    ORDER BY key LIMIT \(Self.resealBatch)
                     """)
             }
             guard let last = rows.last else { return resealed }
@@ -85,7 +91,8 @@ extension PostgresVerificationStore: ResealableStore {
             resealed += try await write { [changes] db in
                 try changes.reduce(0) { written, change in
                     written + (try db.execute("""
-                        UPDATE idempotency SET body = \(change.sealed) WHERE key = \(change.key) AND body = \(change.old)::bytea
+                        UPDATE idempotency SET body = \(change.sealed)
+                        WHERE key = \(change.key) AND body = \(change.old)::bytea
                         """))
                 }
             }

@@ -11,7 +11,8 @@ extension PostgresVerificationStore {
             let ids = try db.query("""
                 SELECT id FROM verifications v
                 WHERE finished_at < \(cutoff.timeIntervalSince1970)
-                    AND NOT EXISTS (SELECT 1 FROM webhook_outbox o WHERE o.verification_id = v.id AND o.state = 'pending')
+                    AND NOT EXISTS (SELECT 1 FROM webhook_outbox o
+                                    WHERE o.verification_id = v.id AND o.state = 'pending')
                 ORDER BY finished_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
                 """).map { try $0.string("id") }
             guard !ids.isEmpty else { return (SweptVerifications(), []) }
@@ -30,7 +31,8 @@ extension PostgresVerificationStore {
         try await read { db in
             try db.execute("""
                 DELETE FROM callback_replay WHERE key IN
-                    (SELECT key FROM callback_replay WHERE expires_at <= \(now.timeIntervalSince1970) LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                    (SELECT key FROM callback_replay WHERE expires_at <= \(now.timeIntervalSince1970)
+                     LIMIT \(limit) FOR UPDATE SKIP LOCKED)
                 """)
         }
     }

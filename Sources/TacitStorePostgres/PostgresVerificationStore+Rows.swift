@@ -7,17 +7,21 @@ extension PostgresVerificationStore {
     /// row's lock for the rest of the transaction.
     /// The row of `id`, nil when there is none or it belongs to another application than
     /// `scope` (see `StoreScope`): one query either way.
-    static func stored(_ id: String, _ db: PostgresConnection, _ fields: any FieldProtection, lock: Bool, visibleTo scope: String?) throws
+    static func stored(_ id: String, _ db: PostgresConnection, _ fields: any FieldProtection, lock: Bool,
+                       visibleTo scope: String?) throws
         -> (version: Int, verification: Verification)? {
-        let rows = lock ? try db.query("SELECT * FROM verifications WHERE id = \(id) AND (\(scope)::text IS NULL OR application_id = \(scope)) FOR UPDATE")
-                        : try db.query("SELECT * FROM verifications WHERE id = \(id) AND (\(scope)::text IS NULL OR application_id = \(scope))")
+        let match: PostgresQuery = "id = \(id) AND (\(scope)::text IS NULL OR application_id = \(scope))"
+        let rows = lock ? try db.query("SELECT * FROM verifications WHERE \(match) FOR UPDATE")
+                        : try db.query("SELECT * FROM verifications WHERE \(match)")
         guard let row = rows.first else { return nil }
         return (try row.int("version"), try verification(row, fields))
     }
 
     static func verification(_ row: PostgresRow, _ fields: any FieldProtection) throws -> Verification {
         let phone = String(decoding: try fields.open(try row.bytes("phone_sealed")), as: UTF8.self)
-        guard let status = VerificationStatus(rawValue: try row.string("status")) else { throw StoreError.backend("unknown status") }
+        guard let status = VerificationStatus(rawValue: try row.string("status")) else {
+            throw StoreError.backend("unknown status")
+        }
         var verification = try VerificationRecord.decode(try row.bytes("record")).verification(
             id: try row.string("id"), phoneNumber: phone, status: status, deadline: try row.optionalDate("deadline"),
             createdAt: try row.date("created_at"), lastSeq: try row.int("last_seq"))

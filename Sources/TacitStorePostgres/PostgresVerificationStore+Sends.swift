@@ -25,7 +25,9 @@ extension PostgresVerificationStore {
     }
 
     public func leaseSend(id: String, until: Date) async throws {
-        try await read { db in try db.execute("UPDATE send_outbox SET due_at = \(until.timeIntervalSince1970) WHERE id = \(id)") }
+        try await read { db in
+            try db.execute("UPDATE send_outbox SET due_at = \(until.timeIntervalSince1970) WHERE id = \(id)")
+        }
     }
 
     public func dropSends(ids: [String]) async throws {
@@ -39,7 +41,8 @@ extension PostgresVerificationStore {
 
     public func queuedSends(verificationId: String) async throws -> [QueuedSend] {
         try await read { db in
-            try db.query("SELECT * FROM send_outbox WHERE verification_id = \(verificationId) ORDER BY created_at, position")
+            try db.query(
+                "SELECT * FROM send_outbox WHERE verification_id = \(verificationId) ORDER BY created_at, position")
                 .map(Self.queuedSend)
         }
     }
@@ -48,11 +51,13 @@ extension PostgresVerificationStore {
         let nowSeconds = now.timeIntervalSince1970
         return try await read { db in
             guard let row = try db.query("""
-                SELECT count(*) FILTER (WHERE due_at <= \(nowSeconds)) AS queued, count(*) FILTER (WHERE due_at > \(nowSeconds)) AS leased,
+                SELECT count(*) FILTER (WHERE due_at <= \(nowSeconds)) AS queued,
+                       count(*) FILTER (WHERE due_at > \(nowSeconds)) AS leased,
                        min(created_at) AS oldest
                 FROM send_outbox
                 """).first else { return SendOutboxGauge() }
-            return SendOutboxGauge(queued: try row.int("queued"), leased: try row.int("leased"), oldestCreatedAt: try row.optionalDate("oldest"))
+            return SendOutboxGauge(queued: try row.int("queued"), leased: try row.int("leased"),
+                                   oldestCreatedAt: try row.optionalDate("oldest"))
         }
     }
 
@@ -67,7 +72,8 @@ extension PostgresVerificationStore {
     }
 
     static func queuedSend(_ row: PostgresRow) throws -> QueuedSend {
-        QueuedSend(id: try row.string("id"), verificationId: try row.string("verification_id"), step: try row.int("step"),
+        QueuedSend(id: try row.string("id"), verificationId: try row.string("verification_id"),
+                   step: try row.int("step"),
                    channel: try row.string("channel"), sealedCode: try row.bytes("sealed_code"),
                    createdAt: try row.date("created_at"), dueAt: try row.date("due_at"))
     }

@@ -37,7 +37,9 @@ extension PostgresVerificationStore {
             if attempt == 0, let kept = recent.take(id, visibleTo: scope) {
                 stored = (kept.snapshot, kept.verification)
             } else {
-                guard let read = try await read({ db in try Self.stored(id, db, fields, lock: false, visibleTo: scope) }) else { return nil }
+                guard let read = try await read({ db in
+                    try Self.stored(id, db, fields, lock: false, visibleTo: scope)
+                }) else { return nil }
                 stored = read
             }
             let change = try Self.prepare(stored.verification, id: id, at: at, body)
@@ -77,8 +79,10 @@ extension PostgresVerificationStore {
         var verification = verification
         let change = try body(&verification)
         let written = verification.record(change.events, at: at)
-        return PreparedChange(id: id, at: at, written: written, outbox: change.outbox, sends: change.sends, sendsDone: change.sendsDone,
-                              rates: change.rates, result: StoreUpdateResult(result: change.result, verification: verification, events: written))
+        return PreparedChange(id: id, at: at, written: written, outbox: change.outbox, sends: change.sends,
+                              sendsDone: change.sendsDone, rates: change.rates,
+                              result: StoreUpdateResult(result: change.result, verification: verification,
+                                                        events: written))
     }
 
     /// Another write moved the row's version on first; nothing of this one was written.
@@ -93,8 +97,9 @@ extension PostgresVerificationStore {
         let v = change.result.verification
         // A list of values, not one array: with an array PostgreSQL planned the statement
         // again on every run, the array's length changing its estimate.
+        let sendIds = PostgresQuery(joining: change.sendsDone.map { "\($0)" }, separator: ", ")
         let done: [PostgresQuery] = change.sendsDone.isEmpty ? []
-            : ["DELETE FROM send_outbox WHERE id IN (\(PostgresQuery(joining: change.sendsDone.map { "\($0)" }, separator: ", ")))"]
+            : ["DELETE FROM send_outbox WHERE id IN (\(sendIds))"]
         return .requiringChange("""
             UPDATE verifications SET status = \(v.status.rawValue), deadline = \(v.deadline?.timeIntervalSince1970),
                 finished_at = \(finishedAt(v, at: change.at)), updated_at = \(change.at.timeIntervalSince1970),

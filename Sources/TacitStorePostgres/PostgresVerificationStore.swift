@@ -36,7 +36,9 @@ public final class PostgresVerificationStore: VerificationStore {
     public func protect(with fields: any FieldProtection) { self.fields.withLock { $0 = fields } }
 
     func protection() throws -> any FieldProtection {
-        guard let fields = fields.withLock({ $0 }) else { throw StoreError.backend("field protection is not configured") }
+        guard let fields = fields.withLock({ $0 }) else {
+            throw StoreError.backend("field protection is not configured")
+        }
         return fields
     }
 
@@ -60,7 +62,9 @@ public final class PostgresVerificationStore: VerificationStore {
     /// Any other PostgreSQL error is the backend's.
     func write<T: Sendable>(refusal: @Sendable (PostgresError) -> (any Error)? = { _ in nil },
                             _ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        do { return try await pool.transaction(body) } catch let error as PostgresError { throw refusal(error) ?? StoreError(error) }
+        do { return try await pool.transaction(body) } catch let error as PostgresError {
+            throw refusal(error) ?? StoreError(error)
+        }
     }
 
     /// Runs `statement` as a transaction of its own, with other writes that wait for a
@@ -76,7 +80,9 @@ public final class PostgresVerificationStore: VerificationStore {
     public func verification(id: String) async throws -> Verification? {
         let fields = try protection()
         let scope = StoreScope.application
-        guard let stored = try await read({ db in try Self.stored(id, db, fields, lock: false, visibleTo: scope) }) else { return nil }
+        guard let stored = try await read({ db in
+            try Self.stored(id, db, fields, lock: false, visibleTo: scope)
+        }) else { return nil }
         recent.put(id, stored.version, stored.verification)
         return stored.verification
     }
@@ -91,7 +97,8 @@ public final class PostgresVerificationStore: VerificationStore {
         let rows = try await read { db in
             try db.query("""
                 SELECT body FROM events WHERE verification_id = \(id) AND seq > \(after)
-                    AND EXISTS (SELECT 1 FROM verifications WHERE id = \(id) AND (\(scope)::text IS NULL OR application_id = \(scope)))
+                    AND EXISTS (SELECT 1 FROM verifications
+                                WHERE id = \(id) AND (\(scope)::text IS NULL OR application_id = \(scope)))
                 ORDER BY seq LIMIT \(limit)
                 """)
         }
@@ -102,7 +109,8 @@ public final class PostgresVerificationStore: VerificationStore {
     public func deadlines(dueBy cutoff: Date, limit: Int) async throws -> [Deadline] {
         let rows = try await read { db in
             try db.query("""
-                SELECT id, deadline FROM verifications WHERE status = 'pending' AND deadline <= \(cutoff.timeIntervalSince1970)
+                SELECT id, deadline FROM verifications
+                WHERE status = 'pending' AND deadline <= \(cutoff.timeIntervalSince1970)
                 ORDER BY deadline LIMIT \(limit)
                 """)
         }
@@ -110,7 +118,9 @@ public final class PostgresVerificationStore: VerificationStore {
     }
 
     public func pendingCount() async throws -> Int {
-        try await read { db in try db.query("SELECT count(*) AS n FROM verifications WHERE status = 'pending'").first?.int("n") ?? 0 }
+        try await read { db in
+            try db.query("SELECT count(*) AS n FROM verifications WHERE status = 'pending'").first?.int("n") ?? 0
+        }
     }
 
     /// One statement for a write's events, however many: a check records five, and a
@@ -118,7 +128,9 @@ public final class PostgresVerificationStore: VerificationStore {
     /// text differs only by the number of rows, so a few prepared statements serve all.
     static func inserts(_ events: [TimelineEvent]) -> [PostgresQuery] {
         guard !events.isEmpty else { return [] }
-        let rows = PostgresQuery(joining: events.map { event in "(\(event.requestId), \(event.seq), \(event.jsonBytes))" }, separator: ", ")
+        let rows = PostgresQuery(joining: events.map { event in
+            "(\(event.requestId), \(event.seq), \(event.jsonBytes))"
+        }, separator: ", ")
         return ["INSERT INTO events (verification_id, seq, body) VALUES \(rows)"]
     }
 

@@ -41,7 +41,8 @@ extension SQLiteSchema {
                 twilio_auth_token_hash BLOB,
                 twilio_service_sid TEXT UNIQUE
             );
-            INSERT INTO applications (id, name, created_at) VALUES ('default', 'default', CAST(strftime('%s', 'now') AS REAL));
+            INSERT INTO applications (id, name, created_at)
+                VALUES ('default', 'default', CAST(strftime('%s', 'now') AS REAL));
             ALTER TABLE api_keys ADD COLUMN application_id TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE verifications ADD COLUMN application_id TEXT NOT NULL DEFAULT 'default';
             ALTER TABLE verifications ADD COLUMN face TEXT NOT NULL DEFAULT 'v1';

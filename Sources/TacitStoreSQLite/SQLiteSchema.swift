@@ -17,7 +17,8 @@ public enum SQLiteSchema {
                 last_seq INTEGER NOT NULL,
                 record BLOB NOT NULL
             );
-            CREATE UNIQUE INDEX verifications_one_pending_per_number ON verifications(phone_index) WHERE status = 'pending';
+            CREATE UNIQUE INDEX verifications_one_pending_per_number ON verifications(phone_index)
+                WHERE status = 'pending';
             CREATE INDEX verifications_pending_deadline ON verifications(deadline) WHERE status = 'pending';
             CREATE TABLE events (
                 request_id TEXT NOT NULL,
@@ -57,7 +58,8 @@ public enum SQLiteSchema {
             """),
         Migration("004_client_token_index", sql: """
             ALTER TABLE verifications ADD COLUMN client_token_hash BLOB;
-            CREATE INDEX verifications_pending_client_token ON verifications(client_token_hash) WHERE status = 'pending';
+            CREATE INDEX verifications_pending_client_token ON verifications(client_token_hash)
+                WHERE status = 'pending';
             """),
         Migration("010_webhook_outbox", sql: """
             CREATE TABLE webhook_outbox (

@@ -16,7 +16,8 @@ extension SQLiteVerificationStore: ApplicationStore {
                     """)
                 for credential in credentials { try Self.upsert(credential, application: application.id, in: db) }
             } catch let error as SQLiteError where error.isConstraintViolation {
-                throw StoreError(code: "duplicate_application", message: "an application with this id or credential exists")
+                throw StoreError(code: "duplicate_application",
+                                 message: "an application with this id or credential exists")
             }
         }
     }
@@ -51,7 +52,8 @@ extension SQLiteVerificationStore: ApplicationStore {
         return try await database.write { db in
             try db.execute("UPDATE applications SET revoked_at = COALESCE(revoked_at, \(time)) WHERE id = \(id)")
             guard db.changes == 1 else { return false }
-            try db.execute("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(time)) WHERE application_id = \(id)")
+            try db.execute(
+                "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(time)) WHERE application_id = \(id)")
             return true
         }
     }
@@ -102,7 +104,8 @@ extension SQLiteVerificationStore: ApplicationStore {
         let indexes = try protection.get().indexes(phoneNumber)
         let rows = try await database.read { db in
             try db.query("""
-                SELECT id, status FROM verifications WHERE phone_index IN (\(list: indexes)) AND application_id = \(application)
+                SELECT id, status FROM verifications
+                WHERE phone_index IN (\(list: indexes)) AND application_id = \(application)
                 ORDER BY rowid DESC LIMIT 1
                 """)
         }

@@ -6,7 +6,8 @@ import TacitStore
 /// code and its count in the number's run of failures commit together.
 extension SQLiteVerificationStore {
     /// Counts one hit on `key` on the writer's connection, unless the counter is full.
-    static func consumeRate(_ key: String, _ limit: RateLimit, at: Date, _ db: SQLiteConnection) throws -> RateDecision {
+    static func consumeRate(_ key: String, _ limit: RateLimit, at: Date,
+                            _ db: SQLiteConnection) throws -> RateDecision {
         let row = try db.query("SELECT buckets FROM rate_limits WHERE key = \(key)").first
         var window = SlidingWindow(encoded: try row?.string("buckets") ?? "")
         let decision = window.consume(limit, at: at)

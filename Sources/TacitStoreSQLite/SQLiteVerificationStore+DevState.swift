@@ -10,19 +10,24 @@ extension SQLiteVerificationStore: DevStateStore {
         try await database.write { db in
             try db.execute("""
                 INSERT INTO dev_gateway_sessions (id, number_sealed, redirect_uri, expires_at, used)
-                VALUES (\(id), \(sealed), \(session.redirectURI), \(session.expiresAt.timeIntervalSince1970), \(session.used))
+                VALUES (\(id), \(sealed), \(session.redirectURI), \(session.expiresAt.timeIntervalSince1970),
+                        \(session.used))
                 """)
         }
     }
 
-    public func claimGatewaySession(id: String, now: Date,
-                                    accepting: @escaping @Sendable (DevGatewaySession) -> Bool) async throws -> DevGatewayClaim {
+    public func claimGatewaySession(
+        id: String, now: Date, accepting: @escaping @Sendable (DevGatewaySession) -> Bool
+    ) async throws -> DevGatewayClaim {
         let fields = try protection.get()
         return try await database.write { db in
-            guard let row = try db.query("SELECT * FROM dev_gateway_sessions WHERE id = \(id)").first else { return .unknown }
-            let session = DevGatewaySession(number: String(decoding: try fields.open(try row.blob("number_sealed")), as: UTF8.self),
-                                            redirectURI: try row.optionalString("redirect_uri"),
-                                            expiresAt: Date(timeIntervalSince1970: try row.double("expires_at")), used: try row.bool("used"))
+            guard let row = try db.query("SELECT * FROM dev_gateway_sessions WHERE id = \(id)").first else {
+                return .unknown
+            }
+            let session = DevGatewaySession(
+                number: String(decoding: try fields.open(try row.blob("number_sealed")), as: UTF8.self),
+                redirectURI: try row.optionalString("redirect_uri"),
+                expiresAt: Date(timeIntervalSince1970: try row.double("expires_at")), used: try row.bool("used"))
             guard accepting(session) else { return .refused }
             if session.used { return .replayed(session) }
             try db.execute("UPDATE dev_gateway_sessions SET used = 1 WHERE id = \(id)")
@@ -32,7 +37,8 @@ extension SQLiteVerificationStore: DevStateStore {
 
     public func sweepGatewaySessions(expiredBefore cutoff: Date) async throws -> Int {
         try await database.write { db in
-            let count = try db.query("SELECT count(*) AS n FROM dev_gateway_sessions WHERE expires_at < \(cutoff.timeIntervalSince1970)")
+            let count = try db.query(
+                "SELECT count(*) AS n FROM dev_gateway_sessions WHERE expires_at < \(cutoff.timeIntervalSince1970)")
                 .first?.int("n") ?? 0
             try db.execute("DELETE FROM dev_gateway_sessions WHERE expires_at < \(cutoff.timeIntervalSince1970)")
             return count
@@ -45,7 +51,8 @@ extension SQLiteVerificationStore: DevStateStore {
         let sealed = try fields.seal(Array(message.body.utf8))
         try await database.write { db in
             try db.execute("""
-                INSERT INTO dev_inbox (number_index, channel, body_sealed, at) VALUES (\(index), \(message.channel), \(sealed), \(message.at))
+                INSERT INTO dev_inbox (number_index, channel, body_sealed, at)
+                VALUES (\(index), \(message.channel), \(sealed), \(message.at))
                 """)
             try db.execute("""
                 DELETE FROM dev_inbox WHERE number_index = \(index) AND seq NOT IN
@@ -61,7 +68,8 @@ extension SQLiteVerificationStore: DevStateStore {
             try db.query("SELECT channel, body_sealed, at FROM dev_inbox WHERE number_index = \(index) ORDER BY seq")
         }
         return try rows.map { row in
-            DevInboxMessage(channel: try row.string("channel"), body: String(decoding: try fields.open(try row.blob("body_sealed")), as: UTF8.self),
+            DevInboxMessage(channel: try row.string("channel"),
+                            body: String(decoding: try fields.open(try row.blob("body_sealed")), as: UTF8.self),
                             at: try row.string("at"))
         }
     }
@@ -70,8 +78,10 @@ extension SQLiteVerificationStore: DevStateStore {
         let fields = try protection.get()
         let sealed = try fields.seal(proposed)
         return try await database.write { db in
-            try db.execute("INSERT INTO dev_secrets (name, value) VALUES (\(name), \(sealed)) ON CONFLICT (name) DO NOTHING")
-            let stored = try db.query("SELECT value FROM dev_secrets WHERE name = \(name)").first?.blob("value") ?? sealed
+            try db.execute(
+                "INSERT INTO dev_secrets (name, value) VALUES (\(name), \(sealed)) ON CONFLICT (name) DO NOTHING")
+            let stored = try db.query("SELECT value FROM dev_secrets WHERE name = \(name)").first?.blob("value")
+                ?? sealed
             // Sealed under a key the ring no longer holds: the dev secret is replaced, as a
             // dev server's operator state is disposable.
             guard let opened = try? fields.open(stored) else {

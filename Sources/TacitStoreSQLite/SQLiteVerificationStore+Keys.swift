@@ -6,8 +6,9 @@ extension SQLiteVerificationStore: KeyStore {
         try await database.write { db in
             try db.execute("""
                 INSERT INTO api_keys (id, name, key_hash, scopes, created_at, last_used_at, revoked_at, application_id)
-                VALUES (\(key.id), \(key.name), \(hash), \(key.scopes.joined(separator: " ")), \(key.createdAt.timeIntervalSince1970),
-                        \(key.lastUsedAt?.timeIntervalSince1970), \(key.revokedAt?.timeIntervalSince1970), \(key.applicationId))
+                VALUES (\(key.id), \(key.name), \(hash), \(key.scopes.joined(separator: " ")),
+                        \(key.createdAt.timeIntervalSince1970), \(key.lastUsedAt?.timeIntervalSince1970),
+                        \(key.revokedAt?.timeIntervalSince1970), \(key.applicationId))
                 """)
         }
     }
@@ -24,7 +25,8 @@ extension SQLiteVerificationStore: KeyStore {
 
     public func revokeKey(id: String, at: Date) async throws -> Bool {
         try await database.write { db in
-            try db.execute("UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(at.timeIntervalSince1970)) WHERE id = \(id)")
+            try db.execute(
+                "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, \(at.timeIntervalSince1970)) WHERE id = \(id)")
             return try db.query("SELECT id FROM api_keys WHERE id = \(id)").first != nil
         }
     }

@@ -12,13 +12,15 @@ extension SQLiteVerificationStore {
                 """)
             var messages = try rows.map(Self.outboxMessage)
             guard !messages.isEmpty else { return messages }
-            let disabled = Set(try db.query("SELECT endpoint FROM webhook_endpoints_disabled").map { try $0.string("endpoint") })
+            let disabled = Set(try db.query("SELECT endpoint FROM webhook_endpoints_disabled")
+                .map { try $0.string("endpoint") })
             for index in messages.indices {
                 if disabled.contains(messages[index].endpoint) {
                     messages[index].state = .disabled
                     try db.execute("UPDATE webhook_outbox SET state = 'disabled' WHERE id = \(messages[index].id)")
                 } else {
-                    try db.execute("UPDATE webhook_outbox SET next_attempt_at = \(leased) WHERE id = \(messages[index].id)")
+                    try db.execute(
+                        "UPDATE webhook_outbox SET next_attempt_at = \(leased) WHERE id = \(messages[index].id)")
                 }
             }
             return messages
@@ -55,17 +57,20 @@ extension SQLiteVerificationStore {
 
     public func outboxMessages(verificationId: String) async throws -> [OutboxMessage] {
         try await database.read { db in
-            try db.query("SELECT * FROM webhook_outbox WHERE request_id = \(verificationId) ORDER BY created_at, rowid").map(Self.outboxMessage)
+            try db.query("SELECT * FROM webhook_outbox WHERE request_id = \(verificationId) ORDER BY created_at, rowid")
+                .map(Self.outboxMessage)
         }
     }
 
     public func disableWebhookEndpoint(_ endpoint: String, at: Date) async throws {
         try await database.write { db in
             try db.execute("""
-                INSERT INTO webhook_endpoints_disabled (endpoint, disabled_at) VALUES (\(endpoint), \(at.timeIntervalSince1970))
+                INSERT INTO webhook_endpoints_disabled (endpoint, disabled_at)
+                VALUES (\(endpoint), \(at.timeIntervalSince1970))
                 ON CONFLICT (endpoint) DO NOTHING
                 """)
-            try db.execute("UPDATE webhook_outbox SET state = 'disabled' WHERE endpoint = \(endpoint) AND state = 'pending'")
+            try db.execute(
+                "UPDATE webhook_outbox SET state = 'disabled' WHERE endpoint = \(endpoint) AND state = 'pending'")
         }
     }
 
@@ -80,7 +85,8 @@ extension SQLiteVerificationStore {
         return try await database.write { db in
             try db.execute("DELETE FROM callback_replay WHERE expires_at <= \(nowSeconds)")
             guard try db.query("SELECT key FROM callback_replay WHERE key = \(key)").isEmpty else { return false }
-            try db.execute("INSERT INTO callback_replay (key, expires_at) VALUES (\(key), \(expiresAt.timeIntervalSince1970))")
+            try db.execute(
+                "INSERT INTO callback_replay (key, expires_at) VALUES (\(key), \(expiresAt.timeIntervalSince1970))")
             return true
         }
     }
@@ -88,17 +94,19 @@ extension SQLiteVerificationStore {
     static func append(_ outbox: [OutboxMessage], _ db: SQLiteConnection) throws {
         for message in outbox {
             try db.execute("""
-                INSERT INTO webhook_outbox (id, endpoint, request_id, type, payload, created_at, attempts, next_attempt_at, state)
-                VALUES (\(message.id), \(message.endpoint), \(message.verificationId), \(message.type), \(message.payload),
-                        \(message.createdAt.timeIntervalSince1970), \(message.attempts), \(message.nextAttemptAt.timeIntervalSince1970),
-                        \(message.state.rawValue))
+                INSERT INTO webhook_outbox (id, endpoint, request_id, type, payload, created_at, attempts,
+                                            next_attempt_at, state)
+                VALUES (\(message.id), \(message.endpoint), \(message.verificationId), \(message.type),
+                        \(message.payload), \(message.createdAt.timeIntervalSince1970), \(message.attempts),
+                        \(message.nextAttemptAt.timeIntervalSince1970), \(message.state.rawValue))
                 """)
         }
     }
 
     static func outboxMessage(_ row: Row) throws -> OutboxMessage {
         OutboxMessage(
-            id: try row.string("id"), endpoint: try row.string("endpoint"), verificationId: try row.string("request_id"),
+            id: try row.string("id"), endpoint: try row.string("endpoint"),
+            verificationId: try row.string("request_id"),
             type: try row.string("type"), payload: try row.blob("payload"),
             createdAt: Date(timeIntervalSince1970: try row.double("created_at")), attempts: try row.int("attempts"),
             nextAttemptAt: Date(timeIntervalSince1970: try row.double("next_attempt_at")),

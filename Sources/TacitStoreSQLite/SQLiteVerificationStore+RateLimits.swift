@@ -18,7 +18,8 @@ extension SQLiteVerificationStore: RateLimitStore {
 
     private func window(_ key: String) async throws -> SlidingWindow {
         try await database.read { db in
-            SlidingWindow(encoded: try db.query("SELECT buckets FROM rate_limits WHERE key = \(key)").first?.string("buckets") ?? "")
+            SlidingWindow(encoded: try db.query("SELECT buckets FROM rate_limits WHERE key = \(key)").first?
+                .string("buckets") ?? "")
         }
     }
 

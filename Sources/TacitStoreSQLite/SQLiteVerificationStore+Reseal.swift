@@ -18,12 +18,15 @@ extension SQLiteVerificationStore: ResealableStore {
         report.applicationSecrets = try await resealApplicationSecrets(current: current, fields)
         report.remaining = try await database.read { db in
             try db.query("""
-                SELECT (SELECT COUNT(*) FROM verifications WHERE substr(phone_sealed, 1, \(current.count)) IS NOT \(current))
-                     + (SELECT COUNT(*) FROM idempotency WHERE status != 0 AND substr(body, 1, \(current.count)) IS NOT \(current)) AS n
+                SELECT (SELECT COUNT(*) FROM verifications
+                        WHERE substr(phone_sealed, 1, \(current.count)) IS NOT \(current))
+                     + (SELECT COUNT(*) FROM idempotency
+                        WHERE status != 0 AND substr(body, 1, \(current.count)) IS NOT \(current)) AS n
                 """).first?.int("n") ?? 0
         } + (try await applicationSecretsLeft(current: current))
         report.legacyAPIKeys = try await database.read { db in
-            try db.query("SELECT COUNT(*) AS n FROM api_keys WHERE length(key_hash) = 32 AND revoked_at IS NULL").first?.int("n") ?? 0
+            try db.query("SELECT COUNT(*) AS n FROM api_keys WHERE length(key_hash) = 32 AND revoked_at IS NULL")
+                .first?.int("n") ?? 0
         }
         return report
     }
@@ -47,7 +50,8 @@ extension SQLiteVerificationStore: ResealableStore {
             for row in rows {
                 let old = try row.blob("sealed")
                 let phone = try fields.open(old)
-                changes.append((try row.string("id"), old, try fields.seal(phone), try fields.index(String(decoding: phone, as: UTF8.self))))
+                changes.append((try row.string("id"), old, try fields.seal(phone),
+                                try fields.index(String(decoding: phone, as: UTF8.self))))
                 if try row.string("status") == "pending" { pending += 1 }
             }
             resealed += try await database.write { [changes] db in
@@ -85,7 +89,8 @@ extension SQLiteVerificationStore: ResealableStore {
             resealed += try await database.write { [changes] db in
                 var written = 0
                 for change in changes {
-                    try db.execute("UPDATE idempotency SET body = \(change.sealed) WHERE key = \(change.key) AND body = \(change.old)")
+                    try db.execute("UPDATE idempotency SET body = \(change.sealed) "
+                                   + "WHERE key = \(change.key) AND body = \(change.old)")
                     written += db.changes
                 }
                 return written

@@ -8,7 +8,8 @@ extension SQLiteVerificationStore {
         let rows = try await database.read { db in
             try db.query("""
                 SELECT application_id, face, name, bytes AS sealed FROM face_credentials
-                WHERE kind = 'sealed_secret' AND bytes IS NOT NULL AND substr(bytes, 1, \(current.count)) IS NOT \(current)
+                WHERE kind = 'sealed_secret' AND bytes IS NOT NULL
+                    AND substr(bytes, 1, \(current.count)) IS NOT \(current)
                 """)
         }
         var changes: [(id: String, face: String, name: String, old: [UInt8], sealed: [UInt8])] = []
@@ -36,7 +37,8 @@ extension SQLiteVerificationStore {
         try await database.read { db in
             try db.query("""
                 SELECT COUNT(*) AS n FROM face_credentials
-                WHERE kind = 'sealed_secret' AND bytes IS NOT NULL AND substr(bytes, 1, \(current.count)) IS NOT \(current)
+                WHERE kind = 'sealed_secret' AND bytes IS NOT NULL
+                    AND substr(bytes, 1, \(current.count)) IS NOT \(current)
                 """).first?.int("n") ?? 0
         }
     }

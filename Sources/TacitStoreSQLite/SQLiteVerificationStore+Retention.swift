@@ -16,7 +16,8 @@ extension SQLiteVerificationStore {
             let rows = try db.query("""
                 SELECT id, last_seq FROM verifications
                 WHERE finished_at < \(cutoff.timeIntervalSince1970)
-                    AND NOT EXISTS (SELECT 1 FROM webhook_outbox o WHERE o.request_id = verifications.id AND o.state = 'pending')
+                    AND NOT EXISTS (SELECT 1 FROM webhook_outbox o
+                                    WHERE o.request_id = verifications.id AND o.state = 'pending')
                 ORDER BY finished_at LIMIT \(limit)
                 """)
             guard !rows.isEmpty else { return ([], SweptVerifications()) }

@@ -8,7 +8,8 @@ extension SQLiteVerificationStore {
         let nowSeconds = now.timeIntervalSince1970
         let leased = nowSeconds + lease
         return try await database.write { db in
-            let rows = try db.query("SELECT * FROM send_outbox WHERE due_at <= \(nowSeconds) ORDER BY due_at LIMIT \(limit)")
+            let rows = try db.query(
+                "SELECT * FROM send_outbox WHERE due_at <= \(nowSeconds) ORDER BY due_at LIMIT \(limit)")
             let sends = try rows.map(Self.queuedSend)
             for send in sends {
                 try db.execute("UPDATE send_outbox SET due_at = \(leased) WHERE id = \(send.id)")
@@ -37,7 +38,8 @@ extension SQLiteVerificationStore {
 
     public func queuedSends(verificationId: String) async throws -> [QueuedSend] {
         try await database.read { db in
-            try db.query("SELECT * FROM send_outbox WHERE request_id = \(verificationId) ORDER BY created_at, rowid").map(Self.queuedSend)
+            try db.query("SELECT * FROM send_outbox WHERE request_id = \(verificationId) ORDER BY created_at, rowid")
+                .map(Self.queuedSend)
         }
     }
 
@@ -45,12 +47,14 @@ extension SQLiteVerificationStore {
         let nowSeconds = now.timeIntervalSince1970
         return try await database.read { db in
             guard let row = try db.query("""
-                SELECT COUNT(*) FILTER (WHERE due_at <= \(nowSeconds)) AS queued, COUNT(*) FILTER (WHERE due_at > \(nowSeconds)) AS leased,
+                SELECT COUNT(*) FILTER (WHERE due_at <= \(nowSeconds)) AS queued,
+                       COUNT(*) FILTER (WHERE due_at > \(nowSeconds)) AS leased,
                        MIN(created_at) AS oldest
                 FROM send_outbox
                 """).first else { return SendOutboxGauge() }
             return SendOutboxGauge(queued: try row.int("queued"), leased: try row.int("leased"),
-                                   oldestCreatedAt: try row.optionalDouble("oldest").map(Date.init(timeIntervalSince1970:)))
+                                   oldestCreatedAt: try row.optionalDouble("oldest")
+                                       .map(Date.init(timeIntervalSince1970:)))
         }
     }
 

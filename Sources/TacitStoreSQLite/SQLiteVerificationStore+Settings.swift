@@ -6,8 +6,9 @@ extension SQLiteVerificationStore {
     public func idempotencyRecord(key: String) async throws -> IdempotencyRecord? {
         let rows = try await database.read { db in try db.query("SELECT * FROM idempotency WHERE key = \(key)") }
         return try rows.first.map { row in
-            IdempotencyRecord(key: try row.string("key"), requestHash: try row.blob("request_hash"), status: try row.int("status"),
-                              sealedBody: try row.blob("body"), createdAt: Date(timeIntervalSince1970: try row.double("created_at")),
+            IdempotencyRecord(key: try row.string("key"), requestHash: try row.blob("request_hash"),
+                              status: try row.int("status"), sealedBody: try row.blob("body"),
+                              createdAt: Date(timeIntervalSince1970: try row.double("created_at")),
                               applicationId: try row.string("application_id"))
         }
     }
@@ -16,7 +17,8 @@ extension SQLiteVerificationStore {
     public func sweepIdempotency(createdBefore cutoff: Date) async throws -> Int {
         try await deleteInBatches("""
             DELETE FROM idempotency WHERE key IN
-                (SELECT key FROM idempotency WHERE created_at < \(cutoff.timeIntervalSince1970) LIMIT \(Self.sweepBatch))
+                (SELECT key FROM idempotency WHERE created_at < \(cutoff.timeIntervalSince1970)
+                 LIMIT \(Self.sweepBatch))
             """)
     }
 
@@ -27,12 +29,15 @@ extension SQLiteVerificationStore {
     }
 
     public func setting(_ name: String) async throws -> [UInt8]? {
-        try await database.read { db in try db.query("SELECT value FROM settings WHERE name = \(name)").first?.blob("value") }
+        try await database.read { db in
+            try db.query("SELECT value FROM settings WHERE name = \(name)").first?.blob("value")
+        }
     }
 
     public func setSettingIfAbsent(_ name: String, _ value: [UInt8]) async throws -> [UInt8] {
         try await database.write { db in
-            try db.execute("INSERT INTO settings (name, value) VALUES (\(name), \(value)) ON CONFLICT (name) DO NOTHING")
+            try db.execute(
+                "INSERT INTO settings (name, value) VALUES (\(name), \(value)) ON CONFLICT (name) DO NOTHING")
             return try db.query("SELECT value FROM settings WHERE name = \(name)").first?.blob("value") ?? value
         }
     }
@@ -58,7 +63,9 @@ final class LazyProtection: Sendable {
     func set(_ fields: any FieldProtection) { value.withLock { $0 = fields } }
 
     func get() throws -> any FieldProtection {
-        guard let fields = value.withLock({ $0 }) else { throw StoreError.backend("field protection is not configured") }
+        guard let fields = value.withLock({ $0 }) else {
+            throw StoreError.backend("field protection is not configured")
+        }
         return fields
     }
 }

@@ -82,7 +82,9 @@ extension SQLiteVerificationStore {
             if let known {
                 (snapshot, verification) = known
             } else {
-                guard let stored = try await database.read({ db in try Self.stored(id, db, fields, visibleTo: scope) }) else { return nil }
+                guard let stored = try await database.read({ db in
+                    try Self.stored(id, db, fields, visibleTo: scope)
+                }) else { return nil }
                 (snapshot, verification) = stored
             }
             let change: PreparedChange<T>
@@ -128,15 +130,18 @@ extension SQLiteVerificationStore {
             \(indexed) updated_at = \(at.timeIntervalSince1970), last_seq = \(verification.lastSeq), record = \(record)
             """
         return PreparedChange(id: id, assignments: assignments, record: record,
-                              events: RenderedEvents(written), outbox: change.outbox, sends: change.sends, sendsDone: change.sendsDone,
-                              rates: change.rates, at: at, result: StoreUpdateResult(result: change.result, verification: verification, events: written))
+                              events: RenderedEvents(written), outbox: change.outbox, sends: change.sends,
+                              sendsDone: change.sendsDone, rates: change.rates, at: at,
+                              result: StoreUpdateResult(result: change.result, verification: verification,
+                                                        events: written))
     }
 
     /// Writes `change` when the row still holds `snapshot`, and returns the row's new
     /// snapshot. The UPDATE itself carries the comparison, so the confirmation costs no
     /// read of its own; when the row has changed or is gone it throws `RowChanged`, which
     /// undoes the events already inserted.
-    static func write<T>(_ change: PreparedChange<T>, _ db: SQLiteConnection, over snapshot: Snapshot) throws -> Snapshot {
+    static func write<T>(_ change: PreparedChange<T>, _ db: SQLiteConnection,
+                         over snapshot: Snapshot) throws -> Snapshot {
         let lastGroup = try append(change.events, after: snapshot.lastGroup, db)
         try db.execute("""
             UPDATE verifications SET \(change.assignments), last_group = \(lastGroup)

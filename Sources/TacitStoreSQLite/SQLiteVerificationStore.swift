@@ -26,7 +26,8 @@ public final class SQLiteVerificationStore: VerificationStore {
         try await database.migrate(SQLiteSchema.migrator)
     }
 
-    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage],
+                       sends: [QueuedSend], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection.get()
         let indexes = try fields.indexes(verification.phoneNumber)
@@ -42,10 +43,12 @@ public final class SQLiteVerificationStore: VerificationStore {
                 do {
                     try db.execute("""
                         INSERT INTO idempotency (key, request_hash, status, body, created_at, application_id)
-                        VALUES (\(idempotency.key), \(idempotency.requestHash), 0, \([UInt8]()), \(idempotency.createdAt.timeIntervalSince1970),
-                                \(idempotency.applicationId))
+                        VALUES (\(idempotency.key), \(idempotency.requestHash), 0, \([UInt8]()),
+                                \(idempotency.createdAt.timeIntervalSince1970), \(idempotency.applicationId))
                         """)
-                } catch let error as SQLiteError where error.isConstraintViolation { throw StoreError.idempotencyKeyReused }
+                } catch let error as SQLiteError where error.isConstraintViolation {
+                    throw StoreError.idempotencyKeyReused
+                }
             }
             let lastGroup = try Self.append(rendered, after: nil, db)
             // One pending verification per number and application. Creates are serialised by
@@ -55,12 +58,14 @@ public final class SQLiteVerificationStore: VerificationStore {
             // resealed, count too. Another application's verification of the number is not
             // seen: a 409 would tell that application the number is being verified elsewhere.
             try db.execute("""
-                INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, last_group,
-                                           finished_at, application_id, face)
-                SELECT \(stored.id), \(index), \(sealed), \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970),
-                       \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970), \(stored.lastSeq), \(record), \(lastGroup),
+                INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at,
+                                           last_seq, record, last_group, finished_at, application_id, face)
+                SELECT \(stored.id), \(index), \(sealed), \(stored.status.rawValue),
+                       \(stored.deadline?.timeIntervalSince1970), \(stored.createdAt.timeIntervalSince1970),
+                       \(at.timeIntervalSince1970), \(stored.lastSeq), \(record), \(lastGroup),
                        \(Self.finishedAt(stored, at: at)), \(stored.applicationId), \(stored.face)
-                WHERE (SELECT status FROM verifications WHERE phone_index IN (\(list: indexes)) AND application_id = \(stored.applicationId)
+                WHERE (SELECT status FROM verifications
+                       WHERE phone_index IN (\(list: indexes)) AND application_id = \(stored.applicationId)
                        ORDER BY rowid DESC LIMIT 1) IS NOT 'pending'
                 """)
             guard db.changes == 1 else { throw StoreError.concurrentVerification }
@@ -75,7 +80,9 @@ public final class SQLiteVerificationStore: VerificationStore {
     public func verification(id: String) async throws -> Verification? {
         let fields = try protection.get()
         let scope = StoreScope.application
-        guard let stored = try await database.read({ db in try Self.stored(id, db, fields, visibleTo: scope) }) else { return nil }
+        guard let stored = try await database.read({ db in try Self.stored(id, db, fields, visibleTo: scope) }) else {
+            return nil
+        }
         recent.put(id, stored.snapshot, stored.verification)
         return stored.verification
     }
@@ -97,7 +104,8 @@ public final class SQLiteVerificationStore: VerificationStore {
             try db.query("""
                 WITH RECURSIVE chain(id, previous, first_seq, body) AS (
                     SELECT id, previous, first_seq, body FROM event_groups
-                        WHERE id = (SELECT last_group FROM verifications WHERE id = \(id) \(scoped)) AND last_seq > \(after)
+                        WHERE id = (SELECT last_group FROM verifications WHERE id = \(id) \(scoped))
+                            AND last_seq > \(after)
                     UNION ALL
                     SELECT g.id, g.previous, g.first_seq, g.body FROM chain JOIN event_groups g ON g.id = chain.previous
                         WHERE chain.first_seq > \(after) + 1
@@ -113,15 +121,20 @@ public final class SQLiteVerificationStore: VerificationStore {
     public func deadlines(dueBy cutoff: Date, limit: Int) async throws -> [Deadline] {
         let rows = try await database.read { db in
             try db.query("""
-                SELECT id, deadline FROM verifications WHERE status = 'pending' AND deadline <= \(cutoff.timeIntervalSince1970)
+                SELECT id, deadline FROM verifications
+                WHERE status = 'pending' AND deadline <= \(cutoff.timeIntervalSince1970)
                 ORDER BY deadline LIMIT \(limit)
                 """)
         }
-        return try rows.map { Deadline(id: try $0.string("id"), at: Date(timeIntervalSince1970: try $0.double("deadline"))) }
+        return try rows.map {
+            Deadline(id: try $0.string("id"), at: Date(timeIntervalSince1970: try $0.double("deadline")))
+        }
     }
 
     public func pendingCount() async throws -> Int {
-        try await database.read { db in try db.query("SELECT COUNT(*) AS n FROM verifications WHERE status = 'pending'").first?.int("n") ?? 0 }
+        try await database.read { db in
+            try db.query("SELECT COUNT(*) AS n FROM verifications WHERE status = 'pending'").first?.int("n") ?? 0
+        }
     }
 
     /// The events one change records, written as one JSON array, ready to insert as one row.
@@ -158,9 +171,13 @@ public final class SQLiteVerificationStore: VerificationStore {
     /// The row for `id`: the snapshot an update is confirmed against, and the verification it
     /// holds. nil when no row has the id or, with `application`, when that application's
     /// doesn't: one query for both, so another application's row costs what a missing one does.
-    static func stored(_ id: String, _ db: SQLiteConnection, _ fields: any FieldProtection, visibleTo application: String?) throws
+    static func stored(_ id: String, _ db: SQLiteConnection, _ fields: any FieldProtection,
+                       visibleTo application: String?) throws
         -> (snapshot: Snapshot, verification: Verification)? {
-        guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id) \(scoped(to: application))").first else { return nil }
+        guard let row = try db.query("SELECT * FROM verifications WHERE id = \(id) \(scoped(to: application))")
+            .first else {
+            return nil
+        }
         return (try Snapshot(row), try verification(row, fields))
     }
 
@@ -172,7 +189,9 @@ public final class SQLiteVerificationStore: VerificationStore {
 
     static func verification(_ row: Row, _ fields: any FieldProtection) throws -> Verification {
         let phone = String(decoding: try fields.open(try row.blob("phone_sealed")), as: UTF8.self)
-        guard let status = VerificationStatus(rawValue: try row.string("status")) else { throw StoreError.backend("unknown status") }
+        guard let status = VerificationStatus(rawValue: try row.string("status")) else {
+            throw StoreError.backend("unknown status")
+        }
         var verification = try VerificationRecord.decode(try row.blob("record")).verification(
             id: try row.string("id"), phoneNumber: phone, status: status,
             deadline: try row.optionalDouble("deadline").map(Date.init(timeIntervalSince1970:)),

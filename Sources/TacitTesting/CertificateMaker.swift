@@ -50,7 +50,9 @@ final class CertificateMaker: @unchecked Sendable {
         precondition(X509_sign(leaf, key, EVP_sha256()) > 0, "a test certificate could not be signed")
         let leafPEM = Self.pem { PEM_write_bio_X509($0, leaf) }
         return TestCertificates.Identity(certificatePEM: leafPEM,
-                                         privateKeyPEM: Self.pem { PEM_write_bio_PrivateKey($0, leafKey, nil, nil, 0, nil, nil) },
+                                         privateKeyPEM: Self.pem {
+                                             PEM_write_bio_PrivateKey($0, leafKey, nil, nil, 0, nil, nil)
+                                         },
                                          chainPEM: leafPEM + certificatePEM)
     }
 
@@ -58,12 +60,14 @@ final class CertificateMaker: @unchecked Sendable {
         let context = EVP_PKEY_CTX_new_id(EVP_PKEY_EC, nil)
         defer { EVP_PKEY_CTX_free(context) }
         var key: OpaquePointer?
-        guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
+        guard EVP_PKEY_keygen_init(context) == 1,
+              EVP_PKEY_CTX_set_ec_paramgen_curve_nid(context, NID_X9_62_prime256v1) == 1,
               EVP_PKEY_keygen(context, &key) == 1, let key else { fatalError("a test key could not be made") }
         return key
     }
 
-    private static func makeCertificate(commonName: String, key: OpaquePointer, serial: Int, validDays: ClosedRange<Int>) -> OpaquePointer {
+    private static func makeCertificate(commonName: String, key: OpaquePointer, serial: Int,
+                                        validDays: ClosedRange<Int>) -> OpaquePointer {
         guard let certificate = X509_new() else { fatalError("no certificate") }
         X509_set_version(certificate, 2)
         ASN1_INTEGER_set(X509_get_serialNumber(certificate), serial)
@@ -74,11 +78,14 @@ final class CertificateMaker: @unchecked Sendable {
         return certificate
     }
 
-    private static func addExtensions(_ certificate: OpaquePointer, issuer: OpaquePointer, _ extensions: [(Int32, String)]) {
+    private static func addExtensions(_ certificate: OpaquePointer, issuer: OpaquePointer,
+                                      _ extensions: [(Int32, String)]) {
         var context = X509V3_CTX()
         X509V3_set_ctx(&context, issuer, certificate, nil, nil, 0)
         for (nid, value) in extensions {
-            guard let made = X509V3_EXT_nconf_nid(nil, &context, nid, value) else { fatalError("extension \(nid) could not be made") }
+            guard let made = X509V3_EXT_nconf_nid(nil, &context, nid, value) else {
+                fatalError("extension \(nid) could not be made")
+            }
             X509_add_ext(certificate, made, -1)
             X509_EXTENSION_free(made)
         }

@@ -37,7 +37,9 @@ enum ClusterCommand {
     /// Runs the program to its end, its output going to `output`; throws with the output's
     /// end when it fails.
     static func run(_ name: String, _ arguments: [String], output: URL) throws {
-        let argv = asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--", path(name)] + arguments : [path(name)] + arguments
+        let argv = asRoot
+            ? ["/usr/sbin/runuser", "-u", "postgres", "--", path(name)] + arguments
+            : [path(name)] + arguments
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

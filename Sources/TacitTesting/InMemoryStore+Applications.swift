@@ -9,7 +9,10 @@ extension InMemoryStore: ApplicationStore {
             let taken = state.applications.contains { entry in
                 entry.application.id == application.id || credentials.contains { Self.clash($0, entry.credentials) }
             }
-            if taken { throw StoreError(code: "duplicate_application", message: "an application with this id or credential exists") }
+            if taken {
+                throw StoreError(code: "duplicate_application",
+                                 message: "an application with this id or credential exists")
+            }
             state.applications.append((application, credentials))
         }
     }
@@ -17,13 +20,16 @@ extension InMemoryStore: ApplicationStore {
     /// Whether `credential` is an identifier one of `held` has already.
     private static func clash(_ credential: FaceCredential, _ held: [FaceCredential]) -> Bool {
         credential.kind == .identifier && held.contains {
-            $0.kind == .identifier && $0.face == credential.face && $0.name == credential.name && $0.text == credential.text
+            $0.kind == .identifier && $0.face == credential.face && $0.name == credential.name
+                && $0.text == credential.text
         }
     }
 
     public func ensureApplication(_ application: Application) async throws -> Application {
         security.withLock { state in
-            if let kept = state.applications.first(where: { $0.application.id == application.id }) { return kept.application }
+            if let kept = state.applications.first(where: { $0.application.id == application.id }) {
+                return kept.application
+            }
             state.applications.append((application, []))
             return application
         }
@@ -81,13 +87,19 @@ extension InMemoryStore: ApplicationStore {
 
     public func setFaceCredentials(_ credentials: [FaceCredential], application: String) async throws -> Bool {
         try security.withLock { state in
-            guard let index = state.applications.firstIndex(where: { $0.application.id == application }) else { return false }
+            guard let index = state.applications.firstIndex(where: { $0.application.id == application }) else {
+                return false
+            }
             let others = state.applications.indices.filter { $0 != index }
-            if credentials.contains(where: { credential in others.contains { Self.clash(credential, state.applications[$0].credentials) } }) {
+            if credentials.contains(where: { credential in
+                others.contains { Self.clash(credential, state.applications[$0].credentials) }
+            }) {
                 throw StoreError(code: "duplicate_application", message: "another application has this credential")
             }
             for credential in credentials {
-                state.applications[index].credentials.removeAll { $0.face == credential.face && $0.name == credential.name }
+                state.applications[index].credentials.removeAll {
+                    $0.face == credential.face && $0.name == credential.name
+                }
                 state.applications[index].credentials.append(credential)
             }
             return true

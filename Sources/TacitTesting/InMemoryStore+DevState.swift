@@ -18,8 +18,9 @@ extension InMemoryStore: DevStateStore {
         }
     }
 
-    public func claimGatewaySession(id: String, now: Date,
-                                    accepting: @escaping @Sendable (DevGatewaySession) -> Bool) async throws -> DevGatewayClaim {
+    public func claimGatewaySession(
+        id: String, now: Date, accepting: @escaping @Sendable (DevGatewaySession) -> Bool
+    ) async throws -> DevGatewayClaim {
         devState.withLock { state in
             // The session is answered as it was found, before this claim marked it used.
             guard let session = state.sessions[id] else { return .unknown }

@@ -25,7 +25,8 @@ extension InMemoryStore {
     public func disableWebhookEndpoint(_ endpoint: String, at: Date) async throws {
         withOutbox { outbox in
             outbox.disabled.insert(endpoint)
-            for index in outbox.messages.indices where outbox.messages[index].endpoint == endpoint && outbox.messages[index].state == .pending {
+            for index in outbox.messages.indices
+            where outbox.messages[index].endpoint == endpoint && outbox.messages[index].state == .pending {
                 outbox.messages[index].state = .disabled
             }
         }

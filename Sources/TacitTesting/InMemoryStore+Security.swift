@@ -10,13 +10,16 @@ extension InMemoryStore: KeyStore, RateLimitStore {
         /// Applications with their faces' records (see `InMemoryStore+Applications.swift`),
         /// starting with the default one, as a migrated database does.
         var applications: [(application: Application, credentials: [FaceCredential])] = [
-            (Application(id: Application.defaultID, name: Application.defaultID, createdAt: Date(timeIntervalSince1970: 0)), []),
+            (Application(id: Application.defaultID, name: Application.defaultID,
+                         createdAt: Date(timeIntervalSince1970: 0)), []),
         ]
     }
 
     public func insertKey(_ key: APIKey, hash: [UInt8]) async throws {
         try security.withLock { state in
-            if state.keys.contains(where: { $0.key.id == key.id || $0.hash == hash }) { throw StoreError.backend("duplicate key") }
+            if state.keys.contains(where: { $0.key.id == key.id || $0.hash == hash }) {
+                throw StoreError.backend("duplicate key")
+            }
             state.keys.append((key, hash))
         }
     }

@@ -4,7 +4,8 @@ import TacitStore
 extension InMemoryStore {
     public func claimSends(now: Date, lease: TimeInterval, limit: Int) async throws -> [QueuedSend] {
         state.withLock { state in
-            let due = state.sends.values.filter { $0.dueAt <= now }.sorted { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }.prefix(limit)
+            let due = state.sends.values.filter { $0.dueAt <= now }
+                .sorted { ($0.dueAt, $0.id) < ($1.dueAt, $1.id) }.prefix(limit)
             return due.map { send in
                 state.sends[send.id]?.dueAt = now.addingTimeInterval(lease)
                 return send
@@ -25,13 +26,16 @@ extension InMemoryStore {
     }
 
     public func queuedSends(verificationId: String) async throws -> [QueuedSend] {
-        state.withLock { $0.sends.values.filter { $0.verificationId == verificationId }.sorted { $0.createdAt < $1.createdAt } }
+        state.withLock {
+            $0.sends.values.filter { $0.verificationId == verificationId }.sorted { $0.createdAt < $1.createdAt }
+        }
     }
 
     public func sendOutboxGauge(now: Date) async throws -> SendOutboxGauge {
         state.withLock { state in
             let rows = state.sends.values
-            return SendOutboxGauge(queued: rows.filter { $0.dueAt <= now }.count, leased: rows.filter { $0.dueAt > now }.count,
+            return SendOutboxGauge(queued: rows.filter { $0.dueAt <= now }.count,
+                                   leased: rows.filter { $0.dueAt > now }.count,
                                    oldestCreatedAt: rows.map(\.createdAt).min())
         }
     }

@@ -19,7 +19,8 @@ public final class InMemoryStore: VerificationStore {
 
         /// Verification `id`, nil when unknown or another application's than `application` (see `StoreScope`).
         func verification(_ id: String, visibleTo application: String?) -> Verification? {
-            guard let verification = verifications[id], StoreScope.admits(verification.applicationId, to: application) else { return nil }
+            guard let verification = verifications[id],
+                  StoreScope.admits(verification.applicationId, to: application) else { return nil }
             return verification
         }
     }
@@ -40,14 +41,16 @@ public final class InMemoryStore: VerificationStore {
     /// Nothing is at rest here, so nothing to seal.
     public func protect(with fields: any FieldProtection) {}
 
-    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend], at: Date,
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage],
+                       sends: [QueuedSend], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         try state.withLock { state in
             try state.outbox.checkNew(outbox)
             try state.checkNew(sends)
             if let idempotency, state.idempotency[idempotency.key] != nil { throw StoreError.idempotencyKeyReused }
             if verification.status == .pending, state.verifications.values.contains(where: {
-                $0.status == .pending && $0.phoneNumber == verification.phoneNumber && $0.applicationId == verification.applicationId
+                $0.status == .pending && $0.phoneNumber == verification.phoneNumber
+                    && $0.applicationId == verification.applicationId
             }) { throw StoreError.concurrentVerification }
             var stored = verification
             let written = stored.record(events, at: at)

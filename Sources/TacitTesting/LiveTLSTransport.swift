@@ -7,7 +7,8 @@ import TacitKit
 enum LiveTLSTransport {
     static let transport = SocketCellularTransport(extraTrust: [.pem(TestCertificates.shared.authorityPEM)])
 
-    static func send(_ method: String, url: String, body: Data?, headers: [String: String]) async throws -> TestResponse {
+    static func send(_ method: String, url: String, body: Data?,
+                     headers: [String: String]) async throws -> TestResponse {
         guard let target = URL(string: url) else { throw URLError(.badURL) }
         let request = CellularRequest(method: method, url: target, headers: headers, body: body, timeout: .seconds(20))
         let response = try await transport.send(request)

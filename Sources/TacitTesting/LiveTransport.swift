@@ -29,7 +29,9 @@ struct LiveTransport: Sendable {
         let (data, response) = try await session.cancellableData(for: request)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var fields: [String: String] = [:]
-        for (name, value) in http.allHeaderFields { fields[String(describing: name).lowercased()] = String(describing: value) }
+        for (name, value) in http.allHeaderFields {
+            fields[String(describing: name).lowercased()] = String(describing: value)
+        }
         return TestResponse(status: http.statusCode, headers: fields, body: data)
     }
 }

@@ -30,7 +30,8 @@ public final class ManualClock: TacitClock {
         let woken: [CheckedContinuation<Void, Error>] = state.withLock { state in
             state.now = state.now.addingTimeInterval(seconds)
             let now = state.now
-            let due = state.sleepers.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+                .sorted { $0.value.deadline < $1.value.deadline }
             for (id, _) in due { state.sleepers[id] = nil }
             return due.map(\.value.continuation)
         }

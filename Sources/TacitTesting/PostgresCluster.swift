@@ -71,17 +71,20 @@ public final class PostgresCluster: Sendable {
     }
 
     private init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("tacit-pg-\(UUID().uuidString.prefix(8))")
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tacit-pg-\(UUID().uuidString.prefix(8))")
         Self.stopAbandoned()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try "\(getpid())".write(to: directory.appendingPathComponent("owner.pid"), atomically: true, encoding: .utf8)
         try ClusterCommand.handOver(directory)
         let output = directory.appendingPathComponent("commands.log")
-        try ClusterCommand.run("initdb", ["-D", directory.appendingPathComponent("data").path, "-U", user, "-A", "trust",
-                                          "-E", "UTF8", "--locale=C", "--no-sync", "--no-instructions"], output: output)
+        try ClusterCommand.run("initdb", ["-D", directory.appendingPathComponent("data").path, "-U", user,
+                                          "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync",
+                                          "--no-instructions"], output: output)
         port = try Self.start(directory, output: output)
         admin = PostgresPool(conninfo: "postgres://\(user)@127.0.0.1:\(port)/postgres", size: 2)
-        try ClusterCommand.run("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", user, Self.sharedDatabase], output: output)
+        try ClusterCommand.run("createdb", ["-h", "127.0.0.1", "-p", "\(port)", "-U", user, Self.sharedDatabase],
+                               output: output)
         schemaAdmin = PostgresPool(conninfo: "postgres://\(user)@127.0.0.1:\(port)/\(Self.sharedDatabase)", size: 2)
     }
 
@@ -94,8 +97,10 @@ public final class PostgresCluster: Sendable {
             do {
                 try ClusterCommand.run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-l",
                                                   directory.appendingPathComponent("log").path, "-w", "-t", "60", "-o",
-                                                  "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off "
-                                                  + "-c synchronous_commit=off -c full_page_writes=off -c max_connections=400", "start"], output: output)
+                                                  "-p \(port) -k \(directory.path) "
+                                                  + "-c listen_addresses=127.0.0.1 -c fsync=off "
+                                                  + "-c synchronous_commit=off -c full_page_writes=off "
+                                                  + "-c max_connections=400", "start"], output: output)
                 return port
             } catch {
                 lastError = error
@@ -135,7 +140,8 @@ public final class PostgresCluster: Sendable {
 
     /// Stops the server and removes its directory.
     public func stop() {
-        try? ClusterCommand.run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"],
+        try? ClusterCommand.run("pg_ctl", ["-D", directory.appendingPathComponent("data").path,
+                                           "-m", "fast", "-w", "stop"],
                                 output: directory.appendingPathComponent("commands.log"))
         try? FileManager.default.removeItem(at: directory)
     }
@@ -149,7 +155,8 @@ public final class PostgresCluster: Sendable {
             let directory = temporary.appendingPathComponent(name)
             guard let text = try? String(contentsOf: directory.appendingPathComponent("owner.pid"), encoding: .utf8),
                   let owner = pid_t(text), kill(owner, 0) != 0, errno == ESRCH else { continue }
-            try? ClusterCommand.run("pg_ctl", ["-D", directory.appendingPathComponent("data").path, "-m", "fast", "-w", "stop"],
+            try? ClusterCommand.run("pg_ctl", ["-D", directory.appendingPathComponent("data").path,
+                                               "-m", "fast", "-w", "stop"],
                                     output: URL(fileURLWithPath: "/dev/null"))
             try? FileManager.default.removeItem(at: directory)
         }
@@ -164,7 +171,9 @@ public final class PostgresCluster: Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
         }
         guard fd >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
         return Int(UInt16(bigEndian: address.sin_port))

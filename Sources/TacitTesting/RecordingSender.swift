@@ -22,7 +22,9 @@ public final class RecordingSender: MessageSender {
 
     /// The code in the last message sent to `number` (the message's trailing digits).
     public func lastCode(to number: String) -> String? {
-        messages.last { $0.to == number }.map { String($0.body.reversed().drop { !$0.isNumber }.prefix { $0.isNumber }.reversed()) }
+        messages.last { $0.to == number }.map {
+            String($0.body.reversed().drop { !$0.isNumber }.prefix { $0.isNumber }.reversed())
+        }
     }
 
     public func send(_ message: OutboundMessage) async -> DeliveryResult {

@@ -11,7 +11,9 @@ public struct TestCertificates: Sendable {
         public let privateKeyPEM: String
 
         /// The certificate (then the CA's, so a client sees the whole chain) and the key.
-        public var credentials: TLSCredentials { TLSCredentials(certificateChainPEM: chainPEM, privateKeyPEM: privateKeyPEM) }
+        public var credentials: TLSCredentials {
+            TLSCredentials(certificateChainPEM: chainPEM, privateKeyPEM: privateKeyPEM)
+        }
         let chainPEM: String
     }
 

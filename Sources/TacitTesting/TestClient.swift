@@ -32,15 +32,18 @@ public struct TestClient: Sendable {
     }
 
     /// Sends one request. A body without a `Content-Type` header is sent as JSON.
-    public func send(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:]) async throws -> TestResponse {
+    public func send(_ method: String, _ path: String, body: Data? = nil,
+                     headers: [String: String] = [:]) async throws -> TestResponse {
         var fields = defaultHeaders.merging(headers) { $1 }
         if body != nil, !fields.keys.contains(where: { $0.lowercased() == "content-type" }) {
             fields["Content-Type"] = "application/json"
         }
         switch app.mode {
         case .inProcess: return await sendInProcess(method, path, body: body, headers: fields)
-        case .live: return try await LiveTransport.shared.send(method, url: app.baseURL + path, body: body, headers: fields)
-        case .liveTLS: return try await LiveTLSTransport.send(method, url: app.baseURL + path, body: body, headers: fields)
+        case .live:
+            return try await LiveTransport.shared.send(method, url: app.baseURL + path, body: body, headers: fields)
+        case .liveTLS:
+            return try await LiveTLSTransport.send(method, url: app.baseURL + path, body: body, headers: fields)
         }
     }
 
@@ -62,7 +65,8 @@ public struct TestClient: Sendable {
         try await send("POST", path, body: Data(raw.utf8), headers: headers)
     }
 
-    private func sendInProcess(_ method: String, _ path: String, body: Data?, headers: [String: String]) async -> TestResponse {
+    private func sendInProcess(_ method: String, _ path: String, body: Data?,
+                               headers: [String: String]) async -> TestResponse {
         let request = InProcessRequest.make(method, path, body: body, headers: headers, remoteAddress: remoteAddress)
         let response = await app.application.handle(request)
         return await InProcessRequest.collect(response)

@@ -11,7 +11,8 @@ import Synchronization
 /// waits in `poll` instead. `https://` still goes through URLSession.
 enum SocketEventStream {
     /// Starts the request, or returns nil for a URL it can't serve (https).
-    static func open(_ request: URLRequest, idleTimeout: TimeInterval) -> AsyncThrowingStream<SSEConnection.Chunk, any Error>? {
+    static func open(_ request: URLRequest,
+                     idleTimeout: TimeInterval) -> AsyncThrowingStream<SSEConnection.Chunk, any Error>? {
         guard let url = request.url, let target = try? HTTPTarget(url), !target.isSecure else { return nil }
         let head = target.requestBytes(CellularRequest(method: request.httpMethod ?? "GET", url: url,
                                                        headers: request.allHTTPHeaderFields ?? [:]))

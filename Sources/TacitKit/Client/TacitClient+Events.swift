@@ -45,9 +45,11 @@ extension TacitClient {
 
     /// One SSE connection. Returns true once the summary event was delivered.
     private func streamOnce(
-        _ requestId: String, lastSeq: inout Int, into continuation: AsyncThrowingStream<TimelineEvent, any Error>.Continuation
+        _ requestId: String, lastSeq: inout Int,
+        into continuation: AsyncThrowingStream<TimelineEvent, any Error>.Continuation
     ) async throws -> Bool {
-        var req = request("GET", path(requestId, "events"), query: [URLQueryItem(name: "after", value: String(lastSeq))])
+        var req = request("GET", path(requestId, "events"),
+                          query: [URLQueryItem(name: "after", value: String(lastSeq))])
         req.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         if lastSeq > 0 { req.setValue(String(lastSeq), forHTTPHeaderField: "Last-Event-ID") }
         var parser = SSEParser()
@@ -62,7 +64,8 @@ extension TacitClient {
                 errorBody.append(data)
             case .data(let data, _):
                 for message in parser.feed(data) {
-                    guard let event = try? TacitJSON.decoder().decode(TimelineEvent.self, from: Data(message.data.utf8)),
+                    guard let event = try? TacitJSON.decoder().decode(TimelineEvent.self,
+                                                                      from: Data(message.data.utf8)),
                           event.seq > lastSeq else { continue }
                     lastSeq = event.seq
                     continuation.yield(event)

@@ -53,7 +53,8 @@ extension TacitClient {
             throw TacitError.invalidResponse("not an HTTP response")
         }
         guard (200..<300).contains(http.statusCode) else {
-            throw TacitError.from(status: http.statusCode, body: data, retryAfterHeader: http.value(forHTTPHeaderField: "Retry-After"))
+            throw TacitError.from(status: http.statusCode, body: data,
+                                  retryAfterHeader: http.value(forHTTPHeaderField: "Retry-After"))
         }
         return data
     }

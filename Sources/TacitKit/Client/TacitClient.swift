@@ -61,7 +61,8 @@ public struct TacitClient: PhoneVerificationService {
         var events: [TimelineEvent] = []
         var cursor: Int? = after
         while let after = cursor {
-            let list: EventList = try await send("GET", path(requestId, "events"), query: [URLQueryItem(name: "after", value: String(after))])
+            let list: EventList = try await send("GET", path(requestId, "events"),
+                                                 query: [URLQueryItem(name: "after", value: String(after))])
             events += list.events
             // A page that doesn't move the cursor forward would loop: stop at it.
             cursor = list.nextAfter.flatMap { $0 > after ? $0 : nil }

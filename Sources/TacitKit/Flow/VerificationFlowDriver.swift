@@ -36,7 +36,8 @@ public struct VerificationFlowDriver: Sendable {
 
     /// Starts and follows, calling `publish` with each new state. Returns at a
     /// final state or when the task is cancelled.
-    public func run(_ request: StartVerificationRequest, publish: @escaping @Sendable (VerificationFlow.State) -> Void) async {
+    public func run(_ request: StartVerificationRequest,
+                    publish: @escaping @Sendable (VerificationFlow.State) -> Void) async {
         var flow = VerificationFlow()
         flow.begin()
         publish(flow.state)
@@ -45,18 +46,21 @@ public struct VerificationFlowDriver: Sendable {
             await run(following: verification, publish: publish)
         } catch {
             if Task.isCancelled { return }
-            flow.fail((error as? TacitError).map { $0.status == 0 ? .unreachable : .startRejected(type: $0.type) } ?? .unreachable)
+            flow.fail((error as? TacitError).map { $0.status == 0 ? .unreachable : .startRejected(type: $0.type) }
+                      ?? .unreachable)
             publish(flow.state)
         }
     }
 
     /// Follows a verification, calling `publish` with each new state.
-    public func run(following verification: Verification, publish: @escaping @Sendable (VerificationFlow.State) -> Void) async {
+    public func run(following verification: Verification,
+                    publish: @escaping @Sendable (VerificationFlow.State) -> Void) async {
         await withTaskGroup(of: Void.self) { group in
             if let silentAuth, verification.activeChannel == .silentAuth, verification.checkURL != nil {
                 group.addTask { await runSilentAuth(silentAuth, verification) }
             }
-            var follower = FlowFollower(service: service, publish: publish, pollInterval: pollInterval, maxPollFailures: maxPollFailures)
+            var follower = FlowFollower(service: service, publish: publish, pollInterval: pollInterval,
+                                        maxPollFailures: maxPollFailures)
             await follower.follow(verification)
             group.cancelAll()
         }

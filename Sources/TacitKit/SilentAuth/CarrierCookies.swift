@@ -42,7 +42,8 @@ struct CarrierCookies: Sendable {
         guard let origin = Self.origin(url) else { return nil }
         let path = url.path.isEmpty ? "/" : url.path
         let matching = cookies.filter { cookie in
-            cookie.origin == origin && (!cookie.secure || url.scheme?.lowercased() == "https") && Self.pathMatches(path, cookie.path)
+            cookie.origin == origin && (!cookie.secure || url.scheme?.lowercased() == "https")
+                && Self.pathMatches(path, cookie.path)
         }
         return matching.isEmpty ? nil : matching.map { $0.name + "=" + $0.value }.joined(separator: "; ")
     }
@@ -63,7 +64,8 @@ struct CarrierCookies: Sendable {
     /// RFC 6265 §5.1.4: the cookie's path is the request path, or a prefix of it ending at a `/`.
     private static func pathMatches(_ path: String, _ cookiePath: String) -> Bool {
         guard path.hasPrefix(cookiePath) else { return false }
-        return path.count == cookiePath.count || cookiePath.hasSuffix("/") || path.dropFirst(cookiePath.count).hasPrefix("/")
+        return path.count == cookiePath.count || cookiePath.hasSuffix("/")
+            || path.dropFirst(cookiePath.count).hasPrefix("/")
     }
 
     private static func attribute(_ text: String) -> (String, String) {

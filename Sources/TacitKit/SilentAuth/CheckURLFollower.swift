@@ -16,7 +16,8 @@ struct CheckURLFollower: Sendable {
 
         init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            requestId = try c.decodeIfPresent(String.self, forKey: .requestId) ?? c.decode(String.self, forKey: .checkId)
+            requestId = try c.decodeIfPresent(String.self, forKey: .requestId)
+                ?? c.decode(String.self, forKey: .checkId)
             code = try c.decode(String.self, forKey: .code)
         }
     }
@@ -27,7 +28,8 @@ struct CheckURLFollower: Sendable {
     let deadline: ContinuousClock.Instant
 
     func fetchCode(from checkURL: URL, expecting requestId: String) async -> Outcome {
-        await api.post(DeviceEvent(name: "check_url_opened", note: "The device opened the check URL over the cellular path."))
+        await api.post(DeviceEvent(name: "check_url_opened",
+                                   note: "The device opened the check URL over the cellular path."))
         var url = checkURL
         var visited: Set<String> = [checkURL.absoluteString]
         var cookies = CarrierCookies()
@@ -46,7 +48,8 @@ struct CheckURLFollower: Sendable {
                 return .stopped(.clientError(name: "redirect_error", message: "the carrier's redirects did not end"))
             }
             await api.post(DeviceEvent(name: "redirect_followed", note: "The device followed a carrier redirect.",
-                                       data: ["hop": .number(Double(hop + 1)), "status": .number(Double(response.status))]))
+                                       data: ["hop": .number(Double(hop + 1)),
+                                              "status": .number(Double(response.status))]))
             url = next
         }
         return .stopped(.clientError(name: "redirect_error", message: "too many redirects"))
@@ -61,21 +64,27 @@ struct CheckURLFollower: Sendable {
         guard remaining > .zero else { return .stopped(Self.timeout) }
         let headers = cookie.map { ["Cookie": $0] } ?? [:]
         do {
-            return .fetched(try await transport.send(CellularRequest(url: url, headers: headers, timeout: min(options.hopTimeout, remaining))))
+            return .fetched(try await transport.send(CellularRequest(url: url, headers: headers,
+                                                                     timeout: min(options.hopTimeout, remaining))))
         } catch {
-            if Task.isCancelled || (error as? CellularTransportError)?.code == .cancelled { return .stopped(.failed(reason: .cancelled)) }
+            if Task.isCancelled || (error as? CellularTransportError)?.code == .cancelled {
+                return .stopped(.failed(reason: .cancelled))
+            }
             switch (error as? CellularTransportError)?.code {
             case .timeout: return .stopped(Self.timeout)
             case .untrustedCertificate:
-                return .stopped(.clientError(name: "certificate_error", message: "the carrier's certificate was not trusted"))
-            case .tlsFailed: return .stopped(.clientError(name: "tls_error", message: "no secure connection to the carrier"))
+                return .stopped(.clientError(name: "certificate_error",
+                                             message: "the carrier's certificate was not trusted"))
+            case .tlsFailed:
+                return .stopped(.clientError(name: "tls_error", message: "no secure connection to the carrier"))
             default: break
             }
             return .stopped(.clientError(name: "connection_error", message: "the carrier could not be reached"))
         }
     }
 
-    private static let timeout = SilentAuthResult.clientError(name: "timeout_error", message: "the carrier did not answer in time")
+    private static let timeout = SilentAuthResult.clientError(name: "timeout_error",
+                                                              message: "the carrier did not answer in time")
 
     private func finish(_ response: CellularResponse, expecting requestId: String) async -> Outcome {
         guard (200..<300).contains(response.status) else { return .stopped(Self.problem(response)) }
@@ -88,7 +97,8 @@ struct CheckURLFollower: Sendable {
                                        note: "The answer belonged to another request; the code was discarded."))
             return .stopped(.clientError(name: "integrity_error", message: "the answer was for another request"))
         }
-        await api.post(DeviceEvent(name: "integrity_checked", outcome: "success", note: "The answer matched this request."))
+        await api.post(DeviceEvent(name: "integrity_checked", outcome: "success",
+                                   note: "The answer matched this request."))
         return .code(body.code)
     }
 

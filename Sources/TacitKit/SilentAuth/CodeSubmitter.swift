@@ -17,18 +17,22 @@ struct CodeSubmitter: Sendable {
             do {
                 let response = try await api.submit(code: code)
                 if (200..<300).contains(response.status) {
-                    await api.post(DeviceEvent(name: "code_submitted", outcome: "success", note: "The device submitted the code.",
+                    await api.post(DeviceEvent(name: "code_submitted", outcome: "success",
+                                               note: "The device submitted the code.",
                                                data: ["attempt": .number(Double(attempt))]))
                     return .submitted
                 }
                 last = Self.result(forStatus: response.status, body: response.body)
                 if response.status < 500 { break }
             } catch {
-                if Task.isCancelled || (error as? CellularTransportError)?.code == .cancelled { return .failed(reason: .cancelled) }
+                if Task.isCancelled || (error as? CellularTransportError)?.code == .cancelled {
+                    return .failed(reason: .cancelled)
+                }
                 last = .failed(reason: .network)
             }
         }
-        await api.post(DeviceEvent(name: "code_submitted", outcome: "failure", note: "The server did not take the code."))
+        await api.post(DeviceEvent(name: "code_submitted", outcome: "failure",
+                                   note: "The server did not take the code."))
         return last
     }
 

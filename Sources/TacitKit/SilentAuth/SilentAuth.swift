@@ -52,13 +52,15 @@ public enum SilentAuth {
         }
         var limit = ContinuousClock.now.advanced(by: options.maxDuration)
         if let validUntil {
-            limit = min(limit, ContinuousClock.now.advanced(by: .milliseconds(Int64(validUntil.timeIntervalSinceNow * 1000))))
+            limit = min(limit,
+                        ContinuousClock.now.advanced(by: .milliseconds(Int64(validUntil.timeIntervalSinceNow * 1000))))
         }
         let follower = CheckURLFollower(transport: transport, api: api, options: options, deadline: limit)
         switch await follower.fetchCode(from: checkURL, expecting: answerId ?? requestId) {
         case .stopped(let result):
             if case .clientError(let name, _) = result {
-                await api.post(DeviceEvent(name: "error", outcome: "failure", note: "Silent check stopped on the device.",
+                await api.post(DeviceEvent(name: "error", outcome: "failure",
+                                           note: "Silent check stopped on the device.",
                                            data: ["error": .string(name)]))
             }
             return result

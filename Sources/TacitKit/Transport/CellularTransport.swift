@@ -9,7 +9,8 @@ public struct CellularRequest: Sendable, Equatable {
     /// The whole exchange (connect, send, receive) must finish within this.
     public var timeout: Duration
 
-    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil, timeout: Duration = .seconds(5)) {
+    public init(method: String = "GET", url: URL, headers: [String: String] = [:], body: Data? = nil,
+                timeout: Duration = .seconds(5)) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -27,7 +28,8 @@ public struct CellularResponse: Sendable, Equatable {
 
     public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) },
+                                  uniquingKeysWith: { _, last in last })
         self.body = body
     }
 

@@ -15,13 +15,17 @@ struct HTTPResponseParser {
         buffer.append(contentsOf: bytes)
         if head == nil { head = try parseHead() }
         guard let head else { return nil }
-        guard let body = try completeBody(from: head.bodyStart, headers: head.headers, status: head.status) else { return nil }
+        guard let body = try completeBody(from: head.bodyStart, headers: head.headers, status: head.status) else {
+            return nil
+        }
         return CellularResponse(status: head.status, headers: head.headers, body: Data(body))
     }
 
     /// The connection closed: returns the response if a read-until-close body ended here.
     func finish() throws -> CellularResponse {
-        guard let head else { throw CellularTransportError(.invalidResponse, "connection closed before the response head") }
+        guard let head else {
+            throw CellularTransportError(.invalidResponse, "connection closed before the response head")
+        }
         guard bodyMode(head.headers, status: head.status) == .untilClose else {
             throw CellularTransportError(.invalidResponse, "connection closed mid-body")
         }

@@ -10,14 +10,18 @@ import Security
 extension NetworkCellularTransport {
     /// TCP for `http://`, TLS over TCP for `https://`, cellular only either way.
     static func parameters(for target: HTTPTarget) -> NWParameters {
-        let parameters = target.isSecure ? NWParameters(tls: NWProtocolTLS.Options(), tcp: NWProtocolTCP.Options()) : NWParameters.tcp
+        let parameters = target.isSecure
+            ? NWParameters(tls: NWProtocolTLS.Options(), tcp: NWProtocolTCP.Options())
+            : NWParameters.tcp
         parameters.requiredInterfaceType = .cellular
         return parameters
     }
 
     /// The transport's error for a connection that failed or could not start.
     static func failure(_ error: NWError) -> CellularTransportError {
-        guard case .tls(let status) = error else { return CellularTransportError(.connectionFailed, "no cellular connection") }
+        guard case .tls(let status) = error else {
+            return CellularTransportError(.connectionFailed, "no cellular connection")
+        }
         return untrustedStatuses.contains(status)
             ? CellularTransportError(.untrustedCertificate, "the certificate was refused (OSStatus \(status))")
             : CellularTransportError(.tlsFailed, "the TLS handshake failed (OSStatus \(status))")

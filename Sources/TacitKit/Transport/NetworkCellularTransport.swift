@@ -22,8 +22,10 @@ public struct NetworkCellularTransport: CellularTransport {
         guard let port = NWEndpoint.Port(rawValue: UInt16(target.port)) else {
             throw CellularTransportError(.unsupportedURL, "invalid port")
         }
-        let connection = NWConnection(host: NWEndpoint.Host(target.host), port: port, using: Self.parameters(for: target))
-        let exchange = NetworkExchange(connection: connection, request: target.requestBytes(request), isHead: request.method == "HEAD")
+        let connection = NWConnection(host: NWEndpoint.Host(target.host), port: port,
+                                      using: Self.parameters(for: target))
+        let exchange = NetworkExchange(connection: connection, request: target.requestBytes(request),
+                                       isHead: request.method == "HEAD")
         return try await withTaskCancellationHandler {
             try await exchange.run(timeout: request.timeout)
         } onCancel: {
@@ -75,7 +77,8 @@ struct NetworkExchange: Sendable {
                     continuation.resume(throwing: NetworkCellularTransport.failure(error))
                     connection.stateUpdateHandler = nil
                 case .cancelled:
-                    continuation.resume(throwing: CellularTransportError(Task.isCancelled ? .cancelled : .timeout, "connection ended"))
+                    continuation.resume(throwing: CellularTransportError(Task.isCancelled ? .cancelled : .timeout,
+                                                                         "connection ended"))
                     connection.stateUpdateHandler = nil
                 default: break
                 }
@@ -84,7 +87,8 @@ struct NetworkExchange: Sendable {
         }
     }
 
-    private func receive(_ parser: HTTPResponseParser, _ continuation: CheckedContinuation<CellularResponse, any Error>) {
+    private func receive(_ parser: HTTPResponseParser,
+                         _ continuation: CheckedContinuation<CellularResponse, any Error>) {
         connection.receive(minimumIncompleteLength: 1, maximumLength: 64 * 1024) { data, _, isComplete, error in
             var parser = parser
             do {

@@ -86,7 +86,8 @@ public struct SocketCellularTransport: CellularTransport {
         return try TLSChannel(over: socket, host: target.host, context: context, deadline: deadline)
     }
 
-    private func readResponse(_ channel: any ByteChannel, isHead: Bool, deadline: ContinuousClock.Instant) throws -> CellularResponse {
+    private func readResponse(_ channel: any ByteChannel, isHead: Bool,
+                              deadline: ContinuousClock.Instant) throws -> CellularResponse {
         var parser = HTTPResponseParser(isHeadRequest: isHead)
         while true {
             let bytes = try channel.read(deadline: deadline)

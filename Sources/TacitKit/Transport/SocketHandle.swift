@@ -28,19 +28,25 @@ final class SocketHandle: ByteChannel, @unchecked Sendable {
     /// Binds to a source address (port 0), so the connection leaves from it.
     func bind(to address: SocketAddress) throws {
         let rc = address.withSockaddr { Glibc.bind(fd, $0, $1) }
-        guard rc == 0 else { throw CellularTransportError(.unavailable, "cannot bind the source address (errno \(errno))") }
+        guard rc == 0 else {
+            throw CellularTransportError(.unavailable, "cannot bind the source address (errno \(errno))")
+        }
     }
 
     /// Pins the socket to a named interface such as `wwan0` (`SO_BINDTODEVICE`).
     func bind(toInterface name: String) throws {
         let rc = name.withCString { setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, $0, socklen_t(strlen($0) + 1)) }
-        guard rc == 0 else { throw CellularTransportError(.unavailable, "cannot bind to the interface (errno \(errno))") }
+        guard rc == 0 else {
+            throw CellularTransportError(.unavailable, "cannot bind to the interface (errno \(errno))")
+        }
     }
 
     func connect(to address: SocketAddress, deadline: ContinuousClock.Instant) throws {
         let rc = address.withSockaddr { Glibc.connect(fd, $0, $1) }
         if rc == 0 { return }
-        guard errno == EINPROGRESS else { throw CellularTransportError(.connectionFailed, "connect failed (errno \(errno))") }
+        guard errno == EINPROGRESS else {
+            throw CellularTransportError(.connectionFailed, "connect failed (errno \(errno))")
+        }
         try wait(for: Int16(POLLOUT), until: deadline)
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
@@ -79,11 +85,14 @@ final class SocketHandle: ByteChannel, @unchecked Sendable {
             guard remaining > .zero else { throw CellularTransportError(.timeout, "timed out") }
             var pfd = pollfd(fd: fd, events: events, revents: 0)
             // Short slices bound how late a cancel that raced the shutdown is noticed.
-            let ms = Int32(clamping: min(100, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
+            let ms = Int32(clamping: min(100, remaining.components.seconds * 1000
+                                              + remaining.components.attoseconds / 1_000_000_000_000_000 + 1))
             let rc = poll(&pfd, 1, ms)
             if isCancelled { throw CellularTransportError(.cancelled, "cancelled") }
             if rc > 0 { return }
-            if rc < 0 && errno != EINTR { throw CellularTransportError(.connectionFailed, "poll failed (errno \(errno))") }
+            if rc < 0 && errno != EINTR {
+                throw CellularTransportError(.connectionFailed, "poll failed (errno \(errno))")
+            }
         }
     }
 }

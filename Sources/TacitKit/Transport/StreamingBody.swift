@@ -90,7 +90,9 @@ struct ChunkedDecoder {
         }
         let text = String(decoding: line, as: UTF8.self)
         let hex = text.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        guard let size = Int(hex, radix: 16), size >= 0 else { throw CellularTransportError(.invalidResponse, "bad chunk size") }
+        guard let size = Int(hex, radix: 16), size >= 0 else {
+            throw CellularTransportError(.invalidResponse, "bad chunk size")
+        }
         state = size == 0 ? .trailer : .data(size)
     }
 }

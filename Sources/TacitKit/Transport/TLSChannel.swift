@@ -50,11 +50,14 @@ final class TLSChannel: ByteChannel, @unchecked Sendable {
     private func expect(host: String) throws {
         if Self.isIPLiteral(host) {
             // RFC 6066 has no SNI for addresses; the certificate must list the address itself.
-            guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1 else { throw TLSClientContext.failure("bad address") }
+            guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1 else {
+                throw TLSClientContext.failure("bad address")
+            }
             return
         }
         let named = host.withCString { name in
-            SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: name)) == 1
+            SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name),
+                     UnsafeMutableRawPointer(mutating: name)) == 1
                 && SSL_set1_host(ssl, name) == 1
         }
         guard named else { throw TLSClientContext.failure("bad host name") }
@@ -67,7 +70,8 @@ final class TLSChannel: ByteChannel, @unchecked Sendable {
             if result == 1 { return try flush(deadline: deadline) }
             switch try step(after: result, deadline: deadline) {
             case .again: continue
-            case .closed: throw CellularTransportError(.tlsFailed, "the server closed the connection during the TLS handshake")
+            case .closed:
+                throw CellularTransportError(.tlsFailed, "the server closed the connection during the TLS handshake")
             case .failed:
                 // The alert OpenSSL wrote tells the server why; it may be gone already.
                 try? flush(deadline: deadline)
@@ -87,7 +91,9 @@ final class TLSChannel: ByteChannel, @unchecked Sendable {
             let n = bytes[sent...].withUnsafeBytes { SSL_write(ssl, $0.baseAddress, Int32($0.count)) }
             if n > 0 { sent += Int(n) }
             try flush(deadline: deadline)
-            if n <= 0, try step(after: n, deadline: deadline) != .again { throw TLSClientContext.failure("the TLS connection broke") }
+            if n <= 0, try step(after: n, deadline: deadline) != .again {
+                throw TLSClientContext.failure("the TLS connection broke")
+            }
         }
     }
 

@@ -18,7 +18,9 @@ final class TLSClientContext: @unchecked Sendable {
         // SSL_CERT_DIR) is read one issuer at a time when a chain needs it; the bundle file
         // would be parsed whole, some 150 certificates, for every context. A bundle named by
         // SSL_CERT_FILE is still honoured.
-        guard SSL_CTX_set_default_verify_dir(context) == 1 else { throw Self.failure("the system trust store could not be read") }
+        guard SSL_CTX_set_default_verify_dir(context) == 1 else {
+            throw Self.failure("the system trust store could not be read")
+        }
         if ProcessInfo.processInfo.environment["SSL_CERT_FILE"] != nil, SSL_CTX_set_default_verify_file(context) != 1 {
             throw Self.failure("the SSL_CERT_FILE bundle could not be read")
         }
@@ -49,14 +51,18 @@ final class TLSClientContext: @unchecked Sendable {
             return count
         }
         ERR_clear_error()
-        guard added > 0 else { throw CellularTransportError(.unavailable, "the extra certificate authority is not a PEM certificate") }
+        guard added > 0 else {
+            throw CellularTransportError(.unavailable, "the extra certificate authority is not a PEM certificate")
+        }
     }
 
     /// The oldest queued OpenSSL error as a short sentence, after `what`; the queue is cleared.
     static func failure(_ what: String) -> CellularTransportError {
         let code = ERR_get_error()
         ERR_clear_error()
-        guard code != 0, let reason = ERR_reason_error_string(code) else { return CellularTransportError(.tlsFailed, what) }
+        guard code != 0, let reason = ERR_reason_error_string(code) else {
+            return CellularTransportError(.tlsFailed, what)
+        }
         return CellularTransportError(.tlsFailed, "\(what): \(String(cString: reason))")
     }
 }

@@ -27,7 +27,8 @@ public struct URLSessionTransport: CellularTransport {
         var req = URLRequest(url: request.url)
         req.httpMethod = request.method
         req.httpBody = request.body
-        req.timeoutInterval = Double(request.timeout.components.seconds) + Double(request.timeout.components.attoseconds) / 1e18
+        req.timeoutInterval = Double(request.timeout.components.seconds)
+            + Double(request.timeout.components.attoseconds) / 1e18
         for (name, value) in request.headers { req.setValue(value, forHTTPHeaderField: name) }
         let data: Data
         let response: URLResponse
@@ -36,7 +37,8 @@ public struct URLSessionTransport: CellularTransport {
         } catch {
             if Task.isCancelled { throw CellularTransportError(.cancelled, "cancelled") }
             let timedOut = (error as? URLError)?.code == .timedOut
-            throw CellularTransportError(timedOut ? .timeout : .connectionFailed, timedOut ? "timed out" : "request failed")
+            throw CellularTransportError(timedOut ? .timeout : .connectionFailed,
+                                         timedOut ? "timed out" : "request failed")
         }
         guard let http = response as? HTTPURLResponse else {
             throw CellularTransportError(.invalidResponse, "not an HTTP response")

@@ -25,7 +25,8 @@ enum PostgresBatch {
     }
 
     /// Each statement's outcome, in the order given.
-    static func run(_ writes: [(statement: PostgresQuery, key: String)], on connection: PostgresConnection) -> [Result<Void, any Error>] {
+    static func run(_ writes: [(statement: PostgresQuery, key: String)],
+                    on connection: PostgresConnection) -> [Result<Void, any Error>] {
         if writes.count > 1 {
             do {
                 try connection.open()

@@ -39,7 +39,9 @@ extension PostgresConnection {
         defer { if PQexitPipelineMode(handle) != 1 { close() } }
         for (text, name, parameters) in statements {
             let sent = Self.withValues(parameters) { values, lengths, formats in
-                if let name { return PQsendQueryPrepared(handle, name, Int32(values.count), values, lengths, formats, 0) }
+                if let name {
+                    return PQsendQueryPrepared(handle, name, Int32(values.count), values, lengths, formats, 0)
+                }
                 return PQsendQueryParams(handle, text, 0, nil, nil, nil, nil, 0)
             }
             guard sent == 1 else { throw Self.connectionError(handle) }
@@ -77,8 +79,10 @@ extension PostgresConnection {
 
     /// `parameters` as libpq takes them, for the length of `body`: each value's bytes (a C
     /// string for text, NULL for a null), their lengths, and their formats (0 text, 1 binary).
-    static func withValues<T>(_ parameters: [PostgresValue],
-                              _ body: (_ values: [UnsafePointer<CChar>?], _ lengths: [Int32], _ formats: [Int32]) -> T) -> T {
+    static func withValues<T>(
+        _ parameters: [PostgresValue],
+        _ body: (_ values: [UnsafePointer<CChar>?], _ lengths: [Int32], _ formats: [Int32]) -> T
+    ) -> T {
         var lengths = [Int32](repeating: 0, count: parameters.count)
         var formats = [Int32](repeating: 0, count: parameters.count)
         let buffers: [UnsafeMutableRawPointer?] = parameters.enumerated().map { position, value in

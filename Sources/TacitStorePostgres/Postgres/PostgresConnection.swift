@@ -31,7 +31,9 @@ public final class PostgresConnection: @unchecked Sendable {
         if let handle { PQfinish(handle) }
         handle = nil
         prepared = [:]
-        guard let opened = PQconnectdb(conninfo) else { throw PostgresError(sqlState: "connection", message: "out of memory") }
+        guard let opened = PQconnectdb(conninfo) else {
+            throw PostgresError(sqlState: "connection", message: "out of memory")
+        }
         guard PQstatus(opened) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(opened)).trimmingSuffix()
             PQfinish(opened)
@@ -142,9 +144,11 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// The rows and changed-row count of a result, or its error.
-    static func check(_ result: OpaquePointer?, _ handle: OpaquePointer) throws -> (rows: [PostgresRow], affected: Int) {
+    static func check(_ result: OpaquePointer?,
+                      _ handle: OpaquePointer) throws -> (rows: [PostgresRow], affected: Int) {
         guard let result else {
-            throw PostgresError(sqlState: "connection", message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
+            throw PostgresError(sqlState: "connection",
+                                message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
         }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK:
@@ -172,7 +176,8 @@ public final class PostgresConnection: @unchecked Sendable {
             PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
         }
         guard let state = field("C") else {
-            return PostgresError(sqlState: "connection", message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
+            return PostgresError(sqlState: "connection",
+                                 message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
         }
         // The primary message only: the detail can quote a row's values.
         return PostgresError(sqlState: state, constraint: field("n"), message: field("M") ?? "error")

@@ -19,7 +19,9 @@ public struct PostgresError: Error, Sendable, Equatable, CustomStringConvertible
     /// A deadlock or a serialisation failure: the transaction can simply run again.
     public var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
     /// The connection broke; the pool opens a new one for the next use.
-    public var isConnectionFailure: Bool { sqlState == "connection" || sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") }
+    public var isConnectionFailure: Bool {
+        sqlState == "connection" || sqlState.hasPrefix("08") || sqlState.hasPrefix("57P")
+    }
 
     static func decoding(column: String) -> PostgresError {
         PostgresError(sqlState: "decoding", message: "column \(column) is missing or malformed")

@@ -42,7 +42,8 @@ final class PostgresListenConnection: @unchecked Sendable {
     /// its channel, oldest first; throws when the connection broke.
     func receive() throws -> [String] {
         guard PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else {
-            throw PostgresError(sqlState: "connection", message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
+            throw PostgresError(sqlState: "connection",
+                                message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
         }
         var payloads: [String] = []
         while let notification = PQnotifies(handle) {
@@ -61,10 +62,12 @@ final class PostgresListenConnection: @unchecked Sendable {
     /// a server that doesn't answer; `conninfo`'s own settings win over these defaults.
     private static func connect(_ conninfo: String) throws -> OpaquePointer {
         let settings = [("application_name", "tacit-listen"), ("keepalives", "1"), ("keepalives_idle", "30"),
-                        ("keepalives_interval", "10"), ("keepalives_count", "3"), ("connect_timeout", "10"), ("dbname", conninfo)]
+                        ("keepalives_interval", "10"), ("keepalives_count", "3"), ("connect_timeout", "10"),
+                        ("dbname", conninfo)]
         let keys = settings.map { strdup($0.0) }, values = settings.map { strdup($0.1) }
         defer { (keys + values).forEach { free($0) } }
-        let keyPointers = keys.map { UnsafePointer($0) } + [nil], valuePointers = values.map { UnsafePointer($0) } + [nil]
+        let keyPointers = keys.map { UnsafePointer($0) } + [nil],
+            valuePointers = values.map { UnsafePointer($0) } + [nil]
         // Values expanded from `dbname` override those before it in the list.
         guard let opened = PQconnectdbParams(keyPointers, valuePointers, 1) else {
             throw PostgresError(sqlState: "connection", message: "out of memory")
@@ -82,14 +85,17 @@ final class PostgresListenConnection: @unchecked Sendable {
     private static func value(_ result: OpaquePointer?, _ handle: OpaquePointer) throws -> String {
         defer { PQclear(result) }
         guard let result else {
-            throw PostgresError(sqlState: "connection", message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
+            throw PostgresError(sqlState: "connection",
+                                message: String(cString: PQerrorMessage(handle)).trimmingSuffix())
         }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK: return ""
         case PGRES_TUPLES_OK: return PQntuples(result) > 0 ? String(cString: PQgetvalue(result, 0, 0)) : ""
         default:
-            let state = PQresultErrorField(result, Int32(Character("C").asciiValue!)).map { String(cString: $0) } ?? "connection"
-            let message = PQresultErrorField(result, Int32(Character("M").asciiValue!)).map { String(cString: $0) } ?? "error"
+            let state = PQresultErrorField(result, Int32(Character("C").asciiValue!)).map { String(cString: $0) }
+                ?? "connection"
+            let message = PQresultErrorField(result, Int32(Character("M").asciiValue!)).map { String(cString: $0) }
+                ?? "error"
             throw PostgresError(sqlState: state, message: message)
         }
     }

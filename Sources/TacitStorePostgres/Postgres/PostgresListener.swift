@@ -61,8 +61,10 @@ final class PostgresListener: Sendable {
     }
 
     /// Hands on notifications until the connection breaks (true) or `stop` is signalled (false).
-    private func pump(_ connection: PostgresListenConnection, until stop: StopSignal, _ report: (Event) -> Void) -> Bool {
-        var fds = [pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0), pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0)]
+    private func pump(_ connection: PostgresListenConnection, until stop: StopSignal,
+                      _ report: (Event) -> Void) -> Bool {
+        var fds = [pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: stop.fd, events: Int16(POLLIN), revents: 0)]
         while true {
             fds[0].revents = 0
             fds[1].revents = 0

@@ -24,7 +24,8 @@ public struct PostgresMigrator: Sendable {
     public let migrations: [Migration]
 
     public init(_ migrations: [Migration]) {
-        precondition(Set(migrations.map(\.name)).count == migrations.count, "PostgresMigrator: duplicate migration name")
+        precondition(Set(migrations.map(\.name)).count == migrations.count,
+                     "PostgresMigrator: duplicate migration name")
         self.migrations = migrations
     }
 
@@ -32,7 +33,10 @@ public struct PostgresMigrator: Sendable {
     @discardableResult
     public func migrate(_ connection: PostgresConnection) throws -> [String] {
         try connection.execute("SELECT pg_advisory_lock(\(Int(Self.lockKey))::integer, hashtext(current_schema()))")
-        defer { _ = try? connection.execute("SELECT pg_advisory_unlock(\(Int(Self.lockKey))::integer, hashtext(current_schema()))") }
+        defer {
+            _ = try? connection.execute(
+                "SELECT pg_advisory_unlock(\(Int(Self.lockKey))::integer, hashtext(current_schema()))")
+        }
         try connection.script("""
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 name text PRIMARY KEY,
@@ -53,6 +57,7 @@ public struct PostgresMigrator: Sendable {
 
     /// The names recorded as applied, in the order they were applied.
     public func appliedMigrations(_ connection: PostgresConnection) throws -> [String] {
-        try connection.query("SELECT name FROM schema_migrations ORDER BY applied_at, name").map { try $0.string("name") }
+        try connection.query("SELECT name FROM schema_migrations ORDER BY applied_at, name")
+            .map { try $0.string("name") }
     }
 }

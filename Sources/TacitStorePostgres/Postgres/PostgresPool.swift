@@ -45,7 +45,9 @@ public final class PostgresPool: Sendable {
     }
 
     /// Runs `body` on a connection of its own, on that connection's queue.
-    public func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    public func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
         let slot = await acquire()
         defer { release(slot) }
         return try await withCheckedThrowingContinuation { continuation in
@@ -60,7 +62,9 @@ public final class PostgresPool: Sendable {
 
     /// Runs `body` in a transaction. A deadlock or serialisation failure rolls it back and
     /// runs it again, a few times: `body` must do nothing outside the transaction.
-    public func transaction<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
         try await withConnection { connection in try connection.retryingTransaction { try body(connection) } }
     }
 
@@ -73,7 +77,8 @@ public final class PostgresPool: Sendable {
     /// with statements that do the same.
     public func write(_ statement: PostgresQuery, key: String, durable: Bool = true) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let write = PostgresBatch.Write(statement: statement, key: key, durable: durable, continuation: continuation)
+            let write = PostgresBatch.Write(statement: statement, key: key, durable: durable,
+                                            continuation: continuation)
             let slot = state.withLock { state -> Slot? in
                 if let slot = state.idle.popLast() { return slot }
                 state.waiting.append(.write(write))
@@ -120,7 +125,8 @@ public final class PostgresPool: Sendable {
             }
             var writes: [PostgresBatch.Write] = []
             state.waiting.removeAll { waiting in
-                guard case .write(let write) = waiting, write.durable == durable, writes.count < PostgresBatch.limit else {
+                guard case .write(let write) = waiting, write.durable == durable,
+                      writes.count < PostgresBatch.limit else {
                     return false
                 }
                 writes.append(write)

@@ -45,7 +45,9 @@ public struct PostgresRow: Sendable {
     }
 
     public func date(_ name: String) throws -> Date { Date(timeIntervalSince1970: try double(name)) }
-    public func optionalDate(_ name: String) throws -> Date? { try optionalDouble(name).map(Date.init(timeIntervalSince1970:)) }
+    public func optionalDate(_ name: String) throws -> Date? {
+        try optionalDouble(name).map(Date.init(timeIntervalSince1970:))
+    }
 
     public func bool(_ name: String) throws -> Bool { try required(name) == "t" }
 
@@ -64,7 +66,9 @@ public struct PostgresRow: Sendable {
 
     static func unhex(_ text: String) -> [UInt8]? {
         let utf8 = Array(text.utf8)
-        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else { return nil }
+        guard utf8.count >= 2, utf8[0] == UInt8(ascii: "\\"), utf8[1] == UInt8(ascii: "x"), utf8.count % 2 == 0 else {
+            return nil
+        }
         var bytes: [UInt8] = []
         bytes.reserveCapacity((utf8.count - 2) / 2)
         var index = 2

@@ -11,7 +11,8 @@ public enum PostgresValue: Sendable, Equatable {
     /// A `text[]` literal: every element quoted, so no value is read as syntax.
     static func arrayLiteral(_ values: [String]) -> String {
         let quoted = values.map { value in
-            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            "\"" + value.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"") + "\""
         }
         return "{" + quoted.joined(separator: ",") + "}"
     }

@@ -43,7 +43,8 @@ public struct Migrator: Sendable {
     /// Applies one migration unless recorded; true when it ran.
     private func apply(_ migration: Migration, on connection: SQLiteConnection) throws -> Bool {
         try connection.transaction {
-            let recorded = try connection.query("SELECT 1 AS found FROM schema_migrations WHERE name = \(migration.name)")
+            let recorded = try connection.query(
+                "SELECT 1 AS found FROM schema_migrations WHERE name = \(migration.name)")
             guard recorded.isEmpty else { return false }
             try migration.apply(connection)
             try connection.execute("""

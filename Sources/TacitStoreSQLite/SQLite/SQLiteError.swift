@@ -23,7 +23,8 @@ public struct SQLiteError: Error, Sendable, Hashable, CustomStringConvertible {
         let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
             ?? String(cString: sqlite3_errstr(resultCode))
         // The connection's last error can belong to an older call; trust the code we were given.
-        self.init(code: resultCode, extendedCode: extended & 0xFF == resultCode & 0xFF ? extended : resultCode, message: message)
+        self.init(code: resultCode, extendedCode: extended & 0xFF == resultCode & 0xFF ? extended : resultCode,
+                  message: message)
     }
 
     public var description: String {

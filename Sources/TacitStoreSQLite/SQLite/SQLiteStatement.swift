@@ -65,7 +65,8 @@ final class SQLiteStatement {
     private func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard expected == values.count else {
-            throw SQLiteError(code: SQLITE_RANGE, message: "The statement has \(expected) parameters but \(values.count) values.")
+            throw SQLiteError(code: SQLITE_RANGE,
+                              message: "The statement has \(expected) parameters but \(values.count) values.")
         }
         for (offset, value) in values.enumerated() {
             let status = bind(value, at: Int32(offset + 1))
@@ -85,7 +86,9 @@ final class SQLiteStatement {
         case .blob(let bytes):
             // A NULL pointer would bind NULL, not an empty blob.
             guard !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
-            return bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32(bytes.count), csqlite_transient()) }
+            return bytes.withUnsafeBytes {
+                sqlite3_bind_blob(handle, index, $0.baseAddress, Int32(bytes.count), csqlite_transient())
+            }
         }
     }
 

@@ -21,7 +21,10 @@ final class ContextPool: @unchecked Sendable {
 
     /// `make` returns a context ready for use after the caller's reset, or throws when
     /// OpenSSL can't set one up; `free` releases one.
-    init(make: @escaping @Sendable () throws(CryptoError) -> OpaquePointer, free: @escaping @Sendable (OpaquePointer) -> Void) {
+    init(
+        make: @escaping @Sendable () throws(CryptoError) -> OpaquePointer,
+        free: @escaping @Sendable (OpaquePointer) -> Void
+    ) {
         self.make = make
         self.free = free
         if let first = try? make() { idle.withLock { $0.append(Context(pointer: first)) } }
@@ -37,7 +40,11 @@ final class ContextPool: @unchecked Sendable {
     ///   up, or whatever `body` throws.
     func withContext<T>(_ body: (OpaquePointer) throws(CryptoError) -> T) throws(CryptoError) -> T {
         let context: Context
-        if let reused = idle.withLock({ $0.popLast() }) { context = reused } else { context = Context(pointer: try make()) }
+        if let reused = idle.withLock({ $0.popLast() }) {
+            context = reused
+        } else {
+            context = Context(pointer: try make())
+        }
         do {
             let result = try body(context.pointer)
             putBack(context)

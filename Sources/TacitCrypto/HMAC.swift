@@ -46,8 +46,9 @@ extension HMAC {
 
         /// `digest` names OpenSSL's digest; only tests pass another, to make set-up fail.
         init(_ key: [UInt8], digest: String) {
-            contexts = ContextPool(make: { () throws(CryptoError) -> OpaquePointer in try Self.keyed(key, digest: digest) },
-                                   free: { EVP_MAC_CTX_free($0) })
+            contexts = ContextPool(
+                make: { () throws(CryptoError) -> OpaquePointer in try Self.keyed(key, digest: digest) },
+                free: { EVP_MAC_CTX_free($0) })
         }
 
         private static func keyed(_ key: [UInt8], digest: String) throws(CryptoError) -> OpaquePointer {

@@ -25,7 +25,9 @@ public enum JWT {
     ///   - now: the current time, against which `exp` and `iat` are judged.
     ///   - maxAge: when set, `iat` is required and may be at most this old.
     /// - Throws: ``JWTError``.
-    public static func verify(token: String, secret: [UInt8], now: Date, maxAge: TimeInterval? = nil) throws(JWTError) -> Claims {
+    public static func verify(
+        token: String, secret: [UInt8], now: Date, maxAge: TimeInterval? = nil
+    ) throws(JWTError) -> Claims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, let signature = Base64.urlDecode(String(parts[2])) else { throw .badFormat }
         let header = try decodePart(parts[0])

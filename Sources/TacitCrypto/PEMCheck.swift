@@ -57,4 +57,6 @@ public enum PEMCheck {
 }
 
 /// A password callback that offers no password, so an encrypted key fails to load.
-private func emptyPassword(_: UnsafeMutablePointer<CChar>?, _: Int32, _: Int32, _: UnsafeMutableRawPointer?) -> Int32 { 0 }
+private func emptyPassword(
+    _: UnsafeMutablePointer<CChar>?, _: Int32, _: Int32, _: UnsafeMutableRawPointer?
+) -> Int32 { 0 }

@@ -52,7 +52,9 @@ public final class RSAPrivateKey: @unchecked Sendable {
 
 /// PEM parsing and the RSA checks shared by the private and public key types.
 enum PEMReader {
-    static func read(_ pem: String, what: String, _ parse: (OpaquePointer) -> OpaquePointer?) throws(CryptoError) -> OpaquePointer {
+    static func read(
+        _ pem: String, what: String, _ parse: (OpaquePointer) -> OpaquePointer?
+    ) throws(CryptoError) -> OpaquePointer {
         let bytes = Array(pem.utf8)
         let parsed: OpaquePointer? = bytes.withUnsafeBufferPointer { buffer in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }

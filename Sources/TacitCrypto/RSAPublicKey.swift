@@ -12,7 +12,9 @@ public final class RSAPublicKey: @unchecked Sendable {
     /// - Throws: ``CryptoError`` `key_setup` when `pem` holds no public key, or one that is
     ///   not RSA or is shorter than 2048 bits.
     public init(pem: String) throws(CryptoError) {
-        key = try PEMReader.checkedRSA(try PEMReader.read(pem, what: "public key") { bio in PEM_read_bio_PUBKEY(bio, nil, nil, nil) })
+        key = try PEMReader.checkedRSA(try PEMReader.read(pem, what: "public key") { bio in
+            PEM_read_bio_PUBKEY(bio, nil, nil, nil)
+        })
     }
 
     deinit { EVP_PKEY_free(key) }

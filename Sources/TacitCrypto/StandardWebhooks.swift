@@ -12,7 +12,9 @@ public enum StandardWebhooks {
     /// The `v1,<base64>` signature of one delivery.
     ///
     /// - Parameter timestamp: Unix seconds, as sent in `webhook-timestamp`.
-    public static func sign(secret: String, id: String, timestamp: Int64, body: [UInt8]) throws(WebhookSignatureError) -> String {
+    public static func sign(
+        secret: String, id: String, timestamp: Int64, body: [UInt8]
+    ) throws(WebhookSignatureError) -> String {
         let key = try signingKey(secret)
         return "v1," + Base64.encode(mac(key: key, id: id, timestamp: String(timestamp), body: body))
     }
@@ -30,7 +32,9 @@ public enum StandardWebhooks {
     ) throws(WebhookSignatureError) {
         let key = try signingKey(secret)
         guard let seconds = Int64(timestamp) else { throw .badTimestamp }
-        guard abs(now.timeIntervalSince1970 - TimeInterval(seconds)) <= tolerance else { throw .timestampOutOfTolerance }
+        guard abs(now.timeIntervalSince1970 - TimeInterval(seconds)) <= tolerance else {
+            throw .timestampOutOfTolerance
+        }
         let expected = mac(key: key, id: id, timestamp: timestamp, body: body)
         for entry in signatures.split(separator: " ") {
             guard entry.hasPrefix("v1,"), let candidate = Base64.decode(String(entry.dropFirst(3))) else { continue }

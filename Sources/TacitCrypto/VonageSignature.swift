@@ -16,9 +16,14 @@ public enum VonageSignature {
 
     /// The string Vonage signs.
     public static func canonical(_ parameters: [(name: String, value: String)]) -> String {
-        parameters.filter { $0.name != "sig" }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }.map { pair in
-            "&\(pair.name)=" + pair.value.replacingOccurrences(of: "&", with: "_").replacingOccurrences(of: "=", with: "_")
-        }.joined()
+        parameters
+            .filter { $0.name != "sig" }
+            .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            .map { pair in
+                "&\(pair.name)="
+                    + pair.value.replacingOccurrences(of: "&", with: "_").replacingOccurrences(of: "=", with: "_")
+            }
+            .joined()
     }
 
     /// The lower-case hex signature of `parameters` under `secret`.
@@ -35,14 +40,19 @@ public enum VonageSignature {
     }
 
     /// Whether `signature` (any case) is the signature of the other parameters, compared in constant time.
-    public static func isValid(_ signature: String, parameters: [(name: String, value: String)], secret: String, method: Method) -> Bool {
-        ConstantTime.equals(Array(signature.lowercased().utf8), Array(sign(parameters, secret: secret, method: method).utf8))
+    public static func isValid(
+        _ signature: String, parameters: [(name: String, value: String)], secret: String, method: Method
+    ) -> Bool {
+        ConstantTime.equals(Array(signature.lowercased().utf8),
+                            Array(sign(parameters, secret: secret, method: method).utf8))
     }
 
     private static func digest(_ type: OpaquePointer?, _ message: [UInt8]) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let result = message.withUnsafeBufferPointer { EVP_Digest($0.baseAddress, $0.count, &output, &length, type, nil) }
+        let result = message.withUnsafeBufferPointer {
+            EVP_Digest($0.baseAddress, $0.count, &output, &length, type, nil)
+        }
         guard result == 1 else { fatalError("VonageSignature: OpenSSL digest failed") }
         return Array(output.prefix(Int(length)))
     }
@@ -54,8 +64,8 @@ public enum VonageSignature {
         let keyBytes = key.isEmpty ? [0] : key
         let result = keyBytes.withUnsafeBufferPointer { keyPointer in
             message.withUnsafeBufferPointer { messagePointer in
-                CCrypto.HMAC(type, keyPointer.baseAddress, Int32(key.count), messagePointer.baseAddress ?? keyPointer.baseAddress,
-                             message.count, &output, &length)
+                CCrypto.HMAC(type, keyPointer.baseAddress, Int32(key.count),
+                             messagePointer.baseAddress ?? keyPointer.baseAddress, message.count, &output, &length)
             }
         }
         guard result != nil else { fatalError("VonageSignature: OpenSSL HMAC failed") }

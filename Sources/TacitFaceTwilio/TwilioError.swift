@@ -51,13 +51,16 @@ extension TwilioError {
     }
 
     /// The form itself could not be read.
-    static let malformedForm = TwilioError(status: 400, code: 60200, message: "Invalid parameter: the body must be application/x-www-form-urlencoded")
+    static let malformedForm = TwilioError(
+        status: 400, code: 60200, message: "Invalid parameter: the body must be application/x-www-form-urlencoded")
     static let maxCheckAttempts = TwilioError(status: 429, code: 60202, message: "Max check attempts reached")
     static let maxSendAttempts = TwilioError(status: 429, code: 60203, message: "Max send attempts reached")
     static let tooManyRequests = TwilioError(status: 429, code: 20429, message: "Too many requests")
     static let invalidPhoneNumber = TwilioError(status: 400, code: 60200, message: "Invalid parameter `To`")
-    static let landlineNotSupported = TwilioError(status: 400, code: 60205, message: "SMS is not supported by landline phone number")
-    static let destinationDenied = TwilioError(status: 403, code: 60605, message: "Verification delivery attempt blocked")
+    static let landlineNotSupported = TwilioError(status: 400, code: 60205,
+                                                  message: "SMS is not supported by landline phone number")
+    static let destinationDenied = TwilioError(status: 403, code: 60605,
+                                               message: "Verification delivery attempt blocked")
     static let snaPending = TwilioError(status: 400, code: 60519, message: "SNA Verification Result Pending")
     static let methodNotAllowed = TwilioError(status: 405, code: 20004, message: "Method not allowed")
     static let unavailable = TwilioError(status: 503, code: 20503, message: "Service unavailable")
@@ -65,7 +68,9 @@ extension TwilioError {
     /// The router's answer to a method no face route at the path takes (405 with `Allow`),
     /// in Twilio's shape, for a caller whose credential the gate has checked.
     static func unrouted(_ answer: HTTPResponse) -> HTTPResponse {
-        var error = answer.status == 405 ? methodNotAllowed : TwilioError(status: answer.status, code: 20404, message: "Not found")
+        var error = answer.status == 405
+            ? methodNotAllowed
+            : TwilioError(status: answer.status, code: 20404, message: "Not found")
         error.headers = answer.headers.filter { $0.0.lowercased() == "allow" }
         return error.response
     }

@@ -13,11 +13,16 @@ extension TwilioRoutes {
         guard let application = ActingApplication.id, let form = TwilioForm(body: request.body) else { return nil }
         if let sid = form["VerificationSid"] {
             // Inside the gate's `StoreScope`, another application's sid reads as absent.
-            guard TwilioFace.isVerificationSid(sid), try await store.recentVerification(id: sid) != nil else { return nil }
+            guard TwilioFace.isVerificationSid(sid), try await store.recentVerification(id: sid) != nil else {
+                return nil
+            }
             return sid
         }
-        guard let to = form["To"], let number = try? phones.parse(to, allowVirtualRange: allowVirtualRange) else { return nil }
-        return try await (store as? any ApplicationStore)?.pendingVerification(phoneNumber: number.e164, application: application)
+        guard let to = form["To"], let number = try? phones.parse(to, allowVirtualRange: allowVirtualRange) else {
+            return nil
+        }
+        return try await (store as? any ApplicationStore)?.pendingVerification(phoneNumber: number.e164,
+                                                                              application: application)
     }
 
     /// `POST …/VerificationCheck`: a right code answers `approved`, a wrong one `pending`,
@@ -36,7 +41,9 @@ extension TwilioRoutes {
             let code = form["Code"]
             if let code, !(4...10).contains(code.count) { throw TwilioError.invalidParameter("Code") }
             guard form["VerificationSid"] != nil || form["To"] != nil else { throw TwilioError.invalidParameter("To") }
-            guard let id = located, let checked = try await check(id, code: code) else { throw TwilioError.notFound(request.path) }
+            guard let id = located, let checked = try await check(id, code: code) else {
+                throw TwilioError.notFound(request.path)
+            }
             result = checked.result
             switch checked.result {
             case .notPending:
@@ -61,10 +68,13 @@ extension TwilioRoutes {
     /// once the network matched the SIM, the silent flow left a code only this server can
     /// derive in the step's slot (`SilentEnding.twilio`), and the check presents it.
     /// Before that the answer is 60519, pending, and counts as no attempt.
-    private func check(_ id: String, code: String?) async throws -> (result: CheckResult, verification: Verification?)? {
+    private func check(
+        _ id: String, code: String?
+    ) async throws -> (result: CheckResult, verification: Verification?)? {
         if let code {
             return try await runner.checkReturningState(id, code: code) { v in
-                [EventDraft("api:check", channel: v.activeChannel, note: "A code was submitted for checking (Twilio VerificationCheck).",
+                [EventDraft("api:check", channel: v.activeChannel,
+                            note: "A code was submitted for checking (Twilio VerificationCheck).",
                             data: ["code": .code(code)])]
             }
         }
@@ -77,9 +87,12 @@ extension TwilioRoutes {
         let secrets = runner.secrets
         return try await runner.checkReturningState(verification.id, code: held) { v in
             guard v.currentStep == step, let stored = v.codeHash,
-                  try secrets.codeMatches(stored, code: held, verificationId: v.id, step: step) else { throw TwilioError.snaPending }
+                  try secrets.codeMatches(stored, code: held, verificationId: v.id, step: step) else {
+                throw TwilioError.snaPending
+            }
             return [EventDraft("api:check", channel: .silentAuth,
-                               note: "The app's backend asked whether the silent check matched (Twilio VerificationCheck without a code); the network had confirmed the SIM.")]
+                               note: "The app's backend asked whether the silent check matched "
+                                   + "(Twilio VerificationCheck without a code); the network had confirmed the SIM.")]
         }
     }
 }

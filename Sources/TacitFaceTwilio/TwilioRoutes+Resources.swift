@@ -27,7 +27,8 @@ extension TwilioRoutes {
     func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
         await Self.answering(request) {
             let account = try await account(request)
-            guard let sid = request.pathParameters["sid"], let verification = try await store.verification(id: sid) else {
+            guard let sid = request.pathParameters["sid"],
+                  let verification = try await store.verification(id: sid) else {
                 throw TwilioError.notFound(request.path)
             }
             return .json(bytes: TwilioVerificationBody(verification: verification, account: account).bytes)
@@ -45,16 +46,21 @@ extension TwilioRoutes {
             let move: @Sendable (inout WorkflowRunner.Turn) throws -> Void
             switch form["Status"] {
             case "canceled":
-                event = EventDraft("api:cancel", note: "The app cancelled the verification (Twilio Verify face, Status=canceled).")
+                event = EventDraft("api:cancel",
+                                   note: "The app cancelled the verification (Twilio Verify face, Status=canceled).")
                 move = { try $0.handle(.cancel) }
             case "approved":
-                event = EventDraft("api:approve", note: "The app approved the verification itself, without a code (Twilio Verify face, Status=approved).")
+                event = EventDraft("api:approve",
+                                   note: "The app approved the verification itself, without a code "
+                                       + "(Twilio Verify face, Status=approved).")
                 move = { try $0.handle(.approve) }
             default:
                 throw TwilioError.invalidParameter("Status")
             }
             do {
-                guard let outcome = try await runner.transition(sid, events: [event], move) else { throw TwilioError.notFound(request.path) }
+                guard let outcome = try await runner.transition(sid, events: [event], move) else {
+                    throw TwilioError.notFound(request.path)
+                }
                 return .json(bytes: TwilioVerificationBody(verification: outcome.verification, account: account).bytes)
             } catch is WorkflowRefusal {
                 throw TwilioError.notFound(request.path)

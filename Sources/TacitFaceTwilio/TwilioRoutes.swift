@@ -44,11 +44,15 @@ struct TwilioRoutes: Sendable {
         await Self.answering(request) {
             let start = try TwilioStart.read(request.body, phones: phones, allowVirtualRange: allowVirtualRange).get()
             let account = try await account(request)
-            if let pending = try await pendingVerification(start.number, account) { return try await resend(pending, start, account) }
+            if let pending = try await pendingVerification(start.number, account) {
+                return try await resend(pending, start, account)
+            }
             do {
                 return try await begin(start, account)
             } catch let error as StoreError where error == .concurrentVerification {
-                guard let pending = try await pendingVerification(start.number, account) else { throw TwilioError.unavailable }
+                guard let pending = try await pendingVerification(start.number, account) else {
+                    throw TwilioError.unavailable
+                }
                 return try await resend(pending, start, account)
             }
         }
@@ -60,14 +64,19 @@ struct TwilioRoutes: Sendable {
         // The face hands out no client token (Twilio's devices hold none); the hash of one
         // nobody keeps fills the slot, so no token opens this verification's device routes.
         var draft = Verification(id: id, phoneNumber: start.number.e164, options: options,
-                                 clientTokenHash: try runner.secrets.tokenHash(ClientToken.make(for: id)), createdAt: runner.clock.now())
+                                 clientTokenHash: try runner.secrets.tokenHash(ClientToken.make(for: id)),
+                                 createdAt: runner.clock.now())
         draft.applicationId = account.applicationId
         draft.face = TwilioFace.name
-        let event = EventDraft("api:create", note: "The app's backend asked Tacit to verify \(start.number.redacted) by \(start.channel.channel.spokenName) through the Twilio Verify face (POST /v2/Services/{ServiceSid}/Verifications).",
+        let event = EventDraft("api:create",
+                               note: "The app's backend asked Tacit to verify \(start.number.redacted) by "
+                                   + "\(start.channel.channel.spokenName) through the Twilio Verify face "
+                                   + "(POST /v2/Services/{ServiceSid}/Verifications).",
                                data: ["phone_number": .phone(start.number.e164), "face": .text(TwilioFace.name),
                                       "channel": .text(start.channel.rawValue)])
         let outcome = try await runner.create(draft, events: [event], idempotency: nil)
-        let body = TwilioVerificationBody(verification: outcome.verification, account: account, snaURL: outcome.checkURL)
+        let body = TwilioVerificationBody(verification: outcome.verification, account: account,
+                                          snaURL: outcome.checkURL)
         return .json(status: 201, bytes: body.bytes)
     }
 
@@ -75,14 +84,16 @@ struct TwilioRoutes: Sendable {
     private func resend(_ id: String, _ start: TwilioStart, _ account: TwilioAccount) async throws -> HTTPResponse {
         let channel = start.channel.channel
         let event = EventDraft("api:resend", channel: channel,
-                               note: "The app asked again for \(start.number.redacted), so Tacit sends a new code by \(channel.spokenName) (Twilio Verify face).",
+                               note: "The app asked again for \(start.number.redacted), so Tacit sends a new code by "
+                                   + "\(channel.spokenName) (Twilio Verify face).",
                                data: ["channel": .text(start.channel.rawValue)])
         let outcome = try await runner.transition(id, events: [event]) { machine in
             guard machine.verification.workflow.count < TwilioFace.maxSends else { throw TwilioError.maxSendAttempts }
             try machine.handle(.resend(on: channel))
         }
         guard let outcome else { throw TwilioError.unavailable }
-        let body = TwilioVerificationBody(verification: outcome.verification, account: account, snaURL: outcome.checkURL)
+        let body = TwilioVerificationBody(verification: outcome.verification, account: account,
+                                          snaURL: outcome.checkURL)
         return .json(status: 201, bytes: body.bytes)
     }
 
@@ -97,6 +108,7 @@ struct TwilioRoutes: Sendable {
     }
 
     func pendingVerification(_ number: PhoneNumber, _ account: TwilioAccount) async throws -> String? {
-        try await (store as? any ApplicationStore)?.pendingVerification(phoneNumber: number.e164, application: account.applicationId)
+        try await (store as? any ApplicationStore)?.pendingVerification(phoneNumber: number.e164,
+                                                                       application: account.applicationId)
     }
 }

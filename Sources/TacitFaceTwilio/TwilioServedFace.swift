@@ -12,7 +12,8 @@ struct TwilioServedFace: ServedFace {
     let context: FaceContext
 
     func register(_ routes: inout RouteTable) {
-        TwilioRoutes(context: context, ids: TwilioFace.verificationSids(now: { [clock = context.clock] in clock.now() }))
+        TwilioRoutes(context: context,
+                     ids: TwilioFace.verificationSids(now: { [clock = context.clock] in clock.now() }))
             .register(&routes)
     }
 
@@ -25,7 +26,8 @@ struct TwilioServedFace: ServedFace {
         }
         guard let (application, records) = try await directory.application(
             face: TwilioFace.name, identifier: TwilioFace.Record.accountSid, value: credential.accountSid,
-            secret: credential.authToken, secretName: TwilioFace.Record.authToken, purpose: TwilioFace.tokenPurpose) else {
+            secret: credential.authToken, secretName: TwilioFace.Record.authToken,
+            purpose: TwilioFace.tokenPurpose) else {
             throw TwilioError.authentication
         }
         // A request no route took (a method the path has no route for) carries no captures.

@@ -16,12 +16,18 @@ struct TwilioStart: Sendable {
     static let supportedChannels = TwilioChannel.allCases.map(\.rawValue).joined(separator: ", ")
 
     /// The start, or the Twilio error that refuses it: the form, `To`, `Channel`, then the rest.
-    static func read(_ body: [UInt8], phones: PhoneNumberParser, allowVirtualRange: Bool) -> Result<TwilioStart, TwilioError> {
+    static func read(
+        _ body: [UInt8], phones: PhoneNumberParser, allowVirtualRange: Bool
+    ) -> Result<TwilioStart, TwilioError> {
         Result { () throws(TwilioError) -> TwilioStart in
             guard let form = TwilioForm(body: body) else { throw .malformedForm }
             guard let to = form["To"], !to.isEmpty else { throw .invalidParameter("To") }
             let number: PhoneNumber
-            do { number = try phones.parse(to, allowVirtualRange: allowVirtualRange) } catch { throw .invalidPhoneNumber }
+            do {
+                number = try phones.parse(to, allowVirtualRange: allowVirtualRange)
+            } catch {
+                throw .invalidPhoneNumber
+            }
             guard let name = form["Channel"], let channel = TwilioChannel(rawValue: name.lowercased()) else {
                 throw .invalidParameter("Channel")
             }
@@ -40,7 +46,8 @@ struct TwilioStart: Sendable {
 
 extension TwilioError {
     /// Codes come from Tacit's CSPRNG only (docs/api.md#the-engines-rules), so a code the app picks is refused.
-    static let customCodeUnsupported = TwilioError(status: 400, code: 60204, message: "Service does not support this feature")
+    static let customCodeUnsupported = TwilioError(status: 400, code: 60204,
+                                                   message: "Service does not support this feature")
 }
 
 extension StartSubmission {

@@ -28,7 +28,8 @@ struct TwilioVerificationBody {
     }
 
     var dateUpdated: Date {
-        let moments = verification.workflow.flatMap { [$0.startedAt, $0.endedAt] }.compactMap { $0 } + [verification.endedAt].compactMap { $0 }
+        let moments = verification.workflow.flatMap { [$0.startedAt, $0.endedAt] }.compactMap { $0 }
+            + [verification.endedAt].compactMap { $0 }
         return moments.max() ?? verification.createdAt
     }
 
@@ -37,7 +38,8 @@ struct TwilioVerificationBody {
         let attempts: [JSONValue] = verification.workflow.enumerated().compactMap { index, step in
             guard let started = step.startedAt else { return nil }
             return .object(["attempt_sid": .string(TwilioFace.attemptSid(sid, index: index)),
-                            "channel": .string(TwilioChannel(step.channel).rawValue), "time": .string(TwilioFace.date(started))])
+                            "channel": .string(TwilioChannel(step.channel).rawValue),
+                            "time": .string(TwilioFace.date(started))])
         }
         return common.merging([
             "lookup": .object([:]),
@@ -50,15 +52,19 @@ struct TwilioVerificationBody {
     /// The VerificationCheck answer: the same fields but the send attempts and links,
     /// and the SNA error list (empty for a silent check, absent for a code).
     var check: [String: JSONValue] {
-        common.merging(["sna_attempts_error_codes": channel == TwilioChannel.sna.rawValue ? .array([]) : .null]) { first, _ in first }
+        common.merging([
+            "sna_attempts_error_codes": channel == TwilioChannel.sna.rawValue ? .array([]) : .null,
+        ]) { first, _ in first }
     }
 
     private var common: [String: JSONValue] {
         [
-            "sid": .string(verification.id), "service_sid": .string(account.serviceSid), "account_sid": .string(account.accountSid),
+            "sid": .string(verification.id), "service_sid": .string(account.serviceSid),
+            "account_sid": .string(account.accountSid),
             "to": .string(verification.phoneNumber), "channel": .string(channel), "status": .string(status),
             "valid": .bool(verification.status == .completed), "amount": .null, "payee": .null,
-            "date_created": .string(TwilioFace.date(verification.createdAt)), "date_updated": .string(TwilioFace.date(dateUpdated)),
+            "date_created": .string(TwilioFace.date(verification.createdAt)),
+            "date_updated": .string(TwilioFace.date(dateUpdated)),
         ]
     }
 

@@ -12,7 +12,8 @@ extension IDGenerator {
     static func vonageRequestID(now: @escaping @Sendable () -> Date = Date.init) -> IDGenerator {
         IDGenerator {
             let milliseconds = UInt64(max(0, now().timeIntervalSince1970 * 1000)) & 0xFFFF_FFFF_FFFF
-            var bytes = (0..<6).map { UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64($0))) } + SecureRandom.bytes(10)
+            var bytes = (0..<6).map { UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64($0))) }
+                + SecureRandom.bytes(10)
             bytes[6] = 0x70 | (bytes[6] & 0x0F)
             bytes[8] = 0x80 | (bytes[8] & 0x3F)
             let hex = Hex.encode(bytes)

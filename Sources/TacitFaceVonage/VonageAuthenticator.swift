@@ -67,9 +67,11 @@ struct VonageAuthenticator: Sendable {
         } catch {
             throw error == .expired ? VonageProblem.jwtExpired : VonageProblem.unauthorized
         }
-        guard claims["application_id"]?.stringValue == claimed, let jti = claims["jti"]?.stringValue, (1...128).contains(jti.count),
+        guard claims["application_id"]?.stringValue == claimed, let jti = claims["jti"]?.stringValue,
+              (1...128).contains(jti.count),
               let issued = claims["iat"]?.intValue,
-              replays.admit(claimed + ":" + jti, issuedAt: Date(timeIntervalSince1970: TimeInterval(issued)), now: now) else {
+              replays.admit(claimed + ":" + jti, issuedAt: Date(timeIntervalSince1970: TimeInterval(issued)),
+                            now: now) else {
             throw VonageProblem.unauthorized
         }
         return application
@@ -77,7 +79,9 @@ struct VonageAuthenticator: Sendable {
 
     static func unverifiedClaims(_ token: String) -> JWT.Claims? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[1].utf8.count < 8192, let bytes = Base64.urlDecode(String(parts[1])) else { return nil }
+        guard parts.count == 3, parts[1].utf8.count < 8192, let bytes = Base64.urlDecode(String(parts[1])) else {
+            return nil
+        }
         return try? JSONDecoder().decode(JWT.Claims.self, from: Data(bytes))
     }
 }
@@ -100,5 +104,6 @@ final class PublicKeyCache: Sendable {
 }
 
 extension VonageProblem {
-    static let jwtExpired = VonageProblem(status: 401, slug: "jwt-expired", title: "Unauthorized", detail: "The JWT provided has expired.")
+    static let jwtExpired = VonageProblem(status: 401, slug: "jwt-expired", title: "Unauthorized",
+                                          detail: "The JWT provided has expired.")
 }

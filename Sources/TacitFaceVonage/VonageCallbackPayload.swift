@@ -8,23 +8,30 @@ import TacitServer
 enum VonageCallbackPayload {
     /// The callbacks `event` owes, in order: an `event` when a silent-auth or WhatsApp step
     /// ended with it, then the `summary` when the verification ended.
-    static func bodies(for event: WebhookEvent, channel: Channel?, verification v: Verification, at now: Date) -> [(type: String, body: [UInt8])] {
+    static func bodies(
+        for event: WebhookEvent, channel: Channel?, verification v: Verification, at now: Date
+    ) -> [(type: String, body: [UInt8])] {
         var bodies: [(type: String, body: [UInt8])] = []
         let stepEnded = event == .channelFailed || event == .completed
-        if stepEnded, let channel, channel == .silentAuth || channel == .whatsapp, let members = step(v, channel, at: now) {
+        if stepEnded, let channel, channel == .silentAuth || channel == .whatsapp,
+           let members = step(v, channel, at: now) {
             bodies.append(("vonage.event", JSONText.object(members)))
         }
-        if [.completed, .failed, .expired].contains(event) { bodies.append(("vonage.summary", JSONText.object(summary(v)))) }
+        if [.completed, .failed, .expired].contains(event) {
+            bodies.append(("vonage.summary", JSONText.object(summary(v))))
+        }
         return bodies
     }
 
     static func summary(_ v: Verification) -> [String: JSONValue] {
         var members: [String: JSONValue] = [
-            "request_id": .string(v.id), "type": .string("summary"), "submitted_at": .string(Timestamp.format(v.createdAt)),
+            "request_id": .string(v.id), "type": .string("summary"),
+            "submitted_at": .string(Timestamp.format(v.createdAt)),
             "status": .string(v.status == .completed ? "completed" : v.status == .expired ? "expired" : "failed"),
             "channel_timeout": .number(Double(v.channelTimeout)),
             "workflow": .array(v.workflow.map { step in
-                var item: [String: JSONValue] = ["channel": .string(step.channel.rawValue), "status": .string(status(of: step))]
+                var item: [String: JSONValue] = ["channel": .string(step.channel.rawValue),
+                                                 "status": .string(status(of: step))]
                 if let started = step.startedAt { item["initiated_at"] = .string(Timestamp.format(started)) }
                 return .object(item)
             }),
@@ -39,7 +46,8 @@ enum VonageCallbackPayload {
         var members: [String: JSONValue] = [
             "request_id": .string(v.id), "type": .string("event"), "channel": .string(channel.rawValue),
             "status": .string(status(of: step)), "triggered_at": .string(Timestamp.format(now)),
-            "finalized_at": .string(Timestamp.format(step.endedAt ?? now)), "channel_timeout": .number(Double(v.channelTimeout)),
+            "finalized_at": .string(Timestamp.format(step.endedAt ?? now)),
+            "channel_timeout": .number(Double(v.channelTimeout)),
         ]
         if let ref = v.clientRef { members["client_ref"] = .string(ref) }
         return members

@@ -30,7 +30,8 @@ struct VonageCallbackTargets: Sendable {
     /// The headers of one attempt: the signed JWT, fresh per attempt.
     static func headers(_ message: OutboxMessage, secret: [UInt8], now: Date) -> [(String, String)] {
         let issued = Int64(now.timeIntervalSince1970)
-        let claims: JWT.Claims = ["iat": .int(issued), "exp": .int(issued + 300), "jti": .string(message.id + "." + String(issued)),
+        let claims: JWT.Claims = ["iat": .int(issued), "exp": .int(issued + 300),
+                                  "jti": .string(message.id + "." + String(issued)),
                                   "iss": "Tacit", "payload_hash": .string(Hex.encode(SHA256.hash(message.payload)))]
         return [("Content-Type", "application/json"), ("User-Agent", "Tacit-Webhooks/1"),
                 ("Authorization", "Bearer " + JWT.sign(claims: claims, secret: secret))]

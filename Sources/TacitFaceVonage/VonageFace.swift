@@ -74,7 +74,8 @@ public struct VonageFace: CompatibleFace {
         var rows: [OutboxMessage] = []
         let endpoint = FaceCallbacks.endpoint(face: Self.name, application: verification.applicationId)
         for case .notifyWebhook(let event, let channel) in effects {
-            for (type, body) in VonageCallbackPayload.bodies(for: event, channel: channel, verification: verification, at: now) {
+            for (type, body) in VonageCallbackPayload.bodies(for: event, channel: channel, verification: verification,
+                                                             at: now) {
                 rows.append(OutboxMessage(id: makeID(), endpoint: endpoint, verificationId: verification.id, type: type,
                                           payload: body, createdAt: now))
             }
@@ -95,7 +96,8 @@ public struct VonageFace: CompatibleFace {
     static func isPublicKeyPEM(_ pem: String) -> Bool {
         let lines = pem.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
-        return lines.count >= 3 && lines.first == "-----BEGIN PUBLIC KEY-----" && lines.last == "-----END PUBLIC KEY-----"
+        return lines.count >= 3 && lines.first == "-----BEGIN PUBLIC KEY-----"
+            && lines.last == "-----END PUBLIC KEY-----"
             && Data(base64Encoded: lines.dropFirst().dropLast().joined()) != nil
     }
 

@@ -28,8 +28,12 @@ struct VonageFaceRoutes: Sendable {
             await VonageProblem.answering { try await create(request) }
         }
         router.add("POST", "/v2/verify/:id", .face(VonageFace.name), checking: { request, _ in await check(request) })
-        router.add("POST", "/v2/verify/:id/next_workflow", .face(VonageFace.name)) { request in await VonageProblem.answering { try await next(request) } }
-        router.add("DELETE", "/v2/verify/:id", .face(VonageFace.name)) { request in await VonageProblem.answering { try await cancel(request) } }
+        router.add("POST", "/v2/verify/:id/next_workflow", .face(VonageFace.name)) { request in
+            await VonageProblem.answering { try await next(request) }
+        }
+        router.add("DELETE", "/v2/verify/:id", .face(VonageFace.name)) { request in
+            await VonageProblem.answering { try await cancel(request) }
+        }
         // Open, as Vonage's is: the sealed single-use check token in its query is the proof.
         router.add("GET", VonageSilentRedirect.pattern, .open) { request in await silent.open(request) }
         let document = self.document
@@ -41,43 +45,58 @@ struct VonageFaceRoutes: Sendable {
     /// What the start guard judges: the number the body's first channel goes to, parsed
     /// even when another field is refused.
     func readStart(_ request: HTTPRequest) -> StartSubmission {
-        StartSubmission(number: VonageStartRequest.number(in: request.body, phones: phones, allowVirtualRange: allowVirtualRange))
+        StartSubmission(number: VonageStartRequest.number(in: request.body, phones: phones,
+                                                          allowVirtualRange: allowVirtualRange))
     }
 
     func create(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Self.requireJSON(request)
-        let start = try VonageStartRequest.parse(request.body, phones: phones, allowVirtualRange: allowVirtualRange).get()
+        let start = try VonageStartRequest.parse(request.body, phones: phones, allowVirtualRange: allowVirtualRange)
+            .get()
         let application = ActingApplication.id ?? Application.defaultID
         let id = ids.make()
         // Vonage requires a brand, so only the code length and the channel timeout can
         // come from the application's defaults.
         let defaults = try await ApplicationDefaults.of(application, in: store)
-        let options = defaults.map { $0.fill(start.options, given: ApplicationDefaults.fieldNames(in: request.body) ?? []) } ?? start.options
+        let options = defaults.map {
+            $0.fill(start.options, given: ApplicationDefaults.fieldNames(in: request.body) ?? [])
+        } ?? start.options
         var draft = Verification(id: id, phoneNumber: start.number.e164, options: options,
-                                 clientTokenHash: try secrets.tokenHash(ClientToken.make(for: id)), createdAt: runner.clock.now())
+                                 clientTokenHash: try secrets.tokenHash(ClientToken.make(for: id)),
+                                 createdAt: runner.clock.now())
         draft.applicationId = application
         draft.face = VonageFace.name
-        let event = EventDraft("api:create", note: "The app's backend asked Tacit to verify \(start.number.redacted) through the Vonage Verify v2 face (POST /v2/verify).",
-                               data: ["phone_number": .phone(start.number.e164), "client_ref": start.options.clientRef.map { .text($0) } ?? .null,
+        let event = EventDraft("api:create",
+                               note: "The app's backend asked Tacit to verify \(start.number.redacted) "
+                                   + "through the Vonage Verify v2 face (POST /v2/verify).",
+                               data: ["phone_number": .phone(start.number.e164),
+                                      "client_ref": start.options.clientRef.map { .text($0) } ?? .null,
                                       "face": .text(draft.face)])
         let outcome: WorkflowRunner.Outcome<Void>
         do {
             outcome = try await runner.create(draft, events: [event], idempotency: nil)
         } catch let error as StoreError where error == .concurrentVerification {
             let applications = store as? any ApplicationStore
-            let pending = try? await applications?.pendingVerification(phoneNumber: start.number.e164, application: application)
+            let pending = try? await applications?.pendingVerification(phoneNumber: start.number.e164,
+                                                                       application: application)
             throw VonageProblem.concurrent(requestId: pending ?? nil)
         }
         var body: [String: JSONValue] = ["request_id": .string(id)]
-        if let url = outcome.checkURL, let vonage = silent.vonageURL(for: url, id: id) { body["check_url"] = .string(vonage) }
+        if let url = outcome.checkURL, let vonage = silent.vonageURL(for: url, id: id) {
+            body["check_url"] = .string(vonage)
+        }
         return .json(status: 202, bytes: JSONText.object(body))
     }
 
     func next(_ request: HTTPRequest) async throws -> HTTPResponse {
         let id = try Self.requestID(request)
-        let event = EventDraft("api:next", note: "The app asked to move on to the next channel now (POST /v2/verify/{id}/next_workflow).")
+        let event = EventDraft("api:next",
+                               note: "The app asked to move on to the next channel now "
+                                   + "(POST /v2/verify/{id}/next_workflow).")
         do {
-            guard try await runner.transition(id, events: [event], { try $0.handle(.next) }) != nil else { throw VonageProblem.notFound }
+            guard try await runner.transition(id, events: [event], { try $0.handle(.next) }) != nil else {
+                throw VonageProblem.notFound
+            }
         } catch let refusal as WorkflowRefusal {
             throw refusal == .noNextChannel ? VonageProblem.noMoreWorkflows : VonageProblem.notFound
         }
@@ -92,7 +111,9 @@ struct VonageFaceRoutes: Sendable {
         let now = runner.clock.now()
         do {
             let cancelled = try await runner.transition(id, events: [event]) { machine in
-                guard VonageCancelWindow.allows(machine.verification, at: now) else { throw VonageProblem.cancelOutsideWindow }
+                guard VonageCancelWindow.allows(machine.verification, at: now) else {
+                    throw VonageProblem.cancelOutsideWindow
+                }
                 return try machine.handle(.cancel)
             }
             guard cancelled != nil else { throw VonageProblem.notFound }

@@ -24,11 +24,15 @@ struct VonageProblem: Error, Sendable, Equatable {
             "instance": .string(instance),
         ]
         if !invalidParameters.isEmpty {
-            members["invalid_parameters"] = .array(invalidParameters.map { .object(["name": .string($0.name), "reason": .string($0.reason)]) })
+            members["invalid_parameters"] = .array(invalidParameters.map {
+                .object(["name": .string($0.name), "reason": .string($0.reason)])
+            })
         }
         if let requestId { members["request_id"] = .string(requestId) }
         var headers: [(String, String)] = [("Content-Type", "application/problem+json")]
-        if status == 401 { headers.append(("WWW-Authenticate", #"Bearer realm="Vonage Verify", Basic realm="Vonage Verify""#)) }
+        if status == 401 {
+            headers.append(("WWW-Authenticate", #"Bearer realm="Vonage Verify", Basic realm="Vonage Verify""#))
+        }
         return HTTPResponse(status: status, headers: headers, body: .bytes(JSONText.object(members)))
     }
 
@@ -50,18 +54,21 @@ struct VonageProblem: Error, Sendable, Equatable {
                                         detail: "Request not found.")
     static let invalidCode = VonageProblem(status: 400, slug: "invalid-code", title: "Invalid Code",
                                            detail: "The code you provided does not match the expected value.")
-    static let tooManyAttempts = VonageProblem(status: 410, slug: "expired", title: "Invalid Code",
-                                               detail: "An incorrect code has been provided too many times. Workflow terminated.")
+    static let tooManyAttempts = VonageProblem(
+        status: 410, slug: "expired", title: "Invalid Code",
+        detail: "An incorrect code has been provided too many times. Workflow terminated.")
     static let noMoreWorkflows = VonageProblem(status: 409, slug: "conflict", title: "Conflict",
                                                detail: "There are no more events left to trigger.")
     static let noCode = VonageProblem(status: 409, slug: "no-code", title: "Conflict",
                                       detail: "The current Verify workflow step does not support a code.")
     static let cancelOutsideWindow = VonageProblem(
         status: 409, slug: "conflict", title: "Conflict",
-        detail: "Cancellation is only possible 30 seconds after the start of the verification request and before the second event has taken place.")
+        detail: "Cancellation is only possible 30 seconds after the start of the verification request "
+            + "and before the second event has taken place.")
     static let internalError = VonageProblem(status: 500, slug: "internal-error", title: "Internal Error",
                                              detail: "There was an error processing your request in the Platform.")
-    static let unsupportedMediaType = VonageProblem(status: 415, slug: "unsupported-media-type", title: "Unsupported Media Type",
+    static let unsupportedMediaType = VonageProblem(status: 415, slug: "unsupported-media-type",
+                                                    title: "Unsupported Media Type",
                                                     detail: "Send the body as application/json.")
 
     static func concurrent(requestId: String?) -> VonageProblem {
@@ -93,7 +100,9 @@ extension VonageProblem {
     /// destination, a body that is not JSON. Anything unknown is the server's fault.
     init(_ problem: APIProblem) {
         switch problem.status {
-        case 429: self.init(status: 429, slug: "throttled", title: "Rate Limit Hit", detail: "Please wait, then retry your request.")
+        case 429:
+            self.init(status: 429, slug: "throttled", title: "Rate Limit Hit",
+                      detail: "Please wait, then retry your request.")
         case 401: self = .unauthorized
         case 404: self = .notFound
         case 415: self = .unsupportedMediaType

@@ -18,7 +18,9 @@ struct VonageStartRequest: Sendable, Equatable {
 
     /// The validated request, or the problem that refuses it (400 for a body that is not a
     /// JSON object, 422 naming every invalid field).
-    static func parse(_ body: [UInt8], phones: PhoneNumberParser, allowVirtualRange: Bool) -> Result<Self, VonageProblem> {
+    static func parse(
+        _ body: [UInt8], phones: PhoneNumberParser, allowVirtualRange: Bool
+    ) -> Result<Self, VonageProblem> {
         guard case .object(let fields)? = try? JSONParser.parse(body) else {
             return .failure(.malformed("The request body must be a JSON object."))
         }
@@ -34,19 +36,29 @@ struct VonageStartRequest: Sendable, Equatable {
         if let timeout = reader.int("channel_timeout", in: 15...900) { options.channelTimeout = timeout }
         if let length = reader.int("code_length", in: 4...10) { options.codeLength = length }
         options.clientRef = reader.string("client_ref")
-        if let ref = options.clientRef, !(1...40).contains(ref.count) || !ref.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+        if let ref = options.clientRef,
+           !(1...40).contains(ref.count) || !ref.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
             reader.problem("client_ref", "must be 1 to 40 letters and digits")
         }
         if let locale = reader.string("locale") {
-            if Self.isLocale(locale) { options.locale = locale.lowercased() } else { reader.problem("locale", "must look like en-us") }
+            if Self.isLocale(locale) {
+                options.locale = locale.lowercased()
+            } else {
+                reader.problem("locale", "must look like en-us")
+            }
         }
         _ = reader.bool("fraud_check")
-        if reader.string("code") != nil { reader.problem("code", "custom codes are not supported; Tacit makes every code") }
+        if reader.string("code") != nil {
+            reader.problem("code", "custom codes are not supported; Tacit makes every code")
+        }
         if reader.string("template_id") != nil { reader.problem("template_id", "templates are not supported") }
-        let workflow = VonageWorkflow.read(fields["workflow"], into: &reader, phones: phones, allowVirtualRange: allowVirtualRange)
+        let workflow = VonageWorkflow.read(fields["workflow"], into: &reader, phones: phones,
+                                           allowVirtualRange: allowVirtualRange)
         options.workflow = workflow.channels
         guard reader.problems.isEmpty, let number = workflow.number else {
-            return .failure(.invalid(reader.problems.isEmpty ? [InvalidParameter(name: "workflow", reason: "is required")] : reader.problems))
+            return .failure(.invalid(reader.problems.isEmpty
+                                         ? [InvalidParameter(name: "workflow", reason: "is required")]
+                                         : reader.problems))
         }
         return .success(VonageStartRequest(options: options, number: number))
     }
@@ -61,6 +73,7 @@ struct VonageStartRequest: Sendable, Equatable {
 
     private static func isLocale(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { (2...3).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isLetter } }
+        return parts.count == 2
+            && parts.allSatisfy { (2...3).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isLetter } }
     }
 }

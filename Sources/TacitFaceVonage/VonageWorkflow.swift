@@ -35,8 +35,8 @@ struct VonageWorkflow {
         return workflow
     }
 
-    private mutating func readStep(_ step: JSONValue, index: Int, into reader: inout VonageFields, phones: PhoneNumberParser,
-                                   allowVirtualRange: Bool) {
+    private mutating func readStep(_ step: JSONValue, index: Int, into reader: inout VonageFields,
+                                   phones: PhoneNumberParser, allowVirtualRange: Bool) {
         let name = "workflow[\(index)]"
         guard case .object(let fields) = step else {
             reader.problem(name, "must be an object with a channel and a to")
@@ -75,15 +75,25 @@ struct VonageWorkflow {
             _ = step.bool("coverage_check")
             if let mode = step.string("mode"), mode != "standard" { step.problem("mode", "only standard is supported") }
         case .sms:
-            if let from = step.string("from"), !isSender(from) { step.problem("from", "must be up to 15 digits or 11 letters and digits") }
-            if let hash = step.string("app_hash"), hash.count != 11 { step.problem("app_hash", "must be exactly 11 characters") }
+            if let from = step.string("from"), !isSender(from) {
+                step.problem("from", "must be up to 15 digits or 11 letters and digits")
+            }
+            if let hash = step.string("app_hash"), hash.count != 11 {
+                step.problem("app_hash", "must be exactly 11 characters")
+            }
             for name in ["entity_id", "content_id"] {
-                if let id = step.string(name), !(1...20).contains(id.count) { step.problem(name, "must be 1 to 20 characters") }
+                if let id = step.string(name), !(1...20).contains(id.count) {
+                    step.problem(name, "must be 1 to 20 characters")
+                }
             }
             _ = step.bool("reuse_code")
         case .whatsapp:
-            if let from = step.string("from", required: true), !isSender(from) { step.problem("from", "must be up to 15 digits or 11 letters and digits") }
-            if let mode = step.string("mode"), !["otp_code", "zero_tap"].contains(mode) { step.problem("mode", "must be otp_code or zero_tap") }
+            if let from = step.string("from", required: true), !isSender(from) {
+                step.problem("from", "must be up to 15 digits or 11 letters and digits")
+            }
+            if let mode = step.string("mode"), !["otp_code", "zero_tap"].contains(mode) {
+                step.problem("mode", "must be otp_code or zero_tap")
+            }
             _ = step.bool("reuse_code")
         case .voice:
             _ = step.bool("reuse_code")
@@ -92,13 +102,17 @@ struct VonageWorkflow {
 
     private static func isSender(_ text: String) -> Bool {
         let digits = text.allSatisfy { $0.isASCII && $0.isNumber }
-        return digits ? (1...15).contains(text.count) : (1...11).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        return digits
+            ? (1...15).contains(text.count)
+            : (1...11).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
     /// A Vonage `to`: E.164 digits without the `+` (one is tolerated), 1 to 50 characters.
     static func phone(_ text: String, phones: PhoneNumberParser, allowVirtualRange: Bool) -> PhoneNumber? {
         let digits = text.hasPrefix("+") ? String(text.dropFirst()) : text
-        guard (1...50).contains(text.count), !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard (1...50).contains(text.count), !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            return nil
+        }
         return try? phones.parse("+" + digits, allowVirtualRange: allowVirtualRange)
     }
 }

@@ -17,7 +17,9 @@ import TacitHTTP
 enum CamaraAuthorization {
     static let scope = "openid \(CamaraSettings.purpose) number-verification:verify"
 
-    static func url(endpoint: String, clientId: String, phoneNumber: String, nonce: String, challenge: String) -> String {
+    static func url(
+        endpoint: String, clientId: String, phoneNumber: String, nonce: String, challenge: String
+    ) -> String {
         QueryString.appending([
             ("response_type", "code"), ("client_id", clientId), ("scope", scope), ("login_hint", "tel:" + phoneNumber),
             ("prompt", "none"), ("nonce", nonce), ("code_challenge", challenge), ("code_challenge_method", "S256"),
@@ -38,7 +40,8 @@ enum CamaraAuthorization {
     /// The nonce in an authorization URL this type wrote; nil in any other.
     static func nonce(in issuedURL: String) -> String? {
         guard let components = URLComponents(string: issuedURL),
-              let nonce = components.queryItems?.first(where: { $0.name == "nonce" })?.value, nonce.count == 22 else { return nil }
+              let nonce = components.queryItems?.first(where: { $0.name == "nonce" })?.value,
+              nonce.count == 22 else { return nil }
         return nonce
     }
 }

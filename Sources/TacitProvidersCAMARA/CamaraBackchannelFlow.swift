@@ -11,9 +11,13 @@ struct CamaraBackchannelFlow: Sendable {
     let clock: any TacitClock
     var bound: TimeInterval = 8
 
-    func token(phoneNumber: String, scope: String, metadata: CamaraMetadata) async -> (token: String, expiresIn: Int?)? {
+    func token(
+        phoneNumber: String, scope: String, metadata: CamaraMetadata
+    ) async -> (token: String, expiresIn: Int?)? {
         guard let endpoint = metadata.backchannelEndpoint,
-              let request = await tokens.backchannel(phoneNumber: phoneNumber, scope: scope, at: endpoint) else { return nil }
+              let request = await tokens.backchannel(phoneNumber: phoneNumber, scope: scope, at: endpoint) else {
+            return nil
+        }
         let deadline = clock.now().addingTimeInterval(min(bound, TimeInterval(request.expiresIn)))
         var interval = TimeInterval(request.interval)
         while true {

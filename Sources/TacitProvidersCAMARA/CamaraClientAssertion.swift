@@ -24,12 +24,15 @@ enum CamaraClientAssertion {
     /// The compact JWT for `audience`.
     static func token(_ settings: CamaraSettings, audience: String, now: Date,
                       jti: String = Token.generate(prefix: "", bytes: 16)) throws(CryptoError) -> String {
-        let input = part(header(settings)) + "." + part(claims(clientId: settings.clientId, audience: audience, now: now, jti: jti))
+        let input = part(header(settings)) + "."
+            + part(claims(clientId: settings.clientId, audience: audience, now: now, jti: jti))
         return input + "." + Base64.urlEncode(try settings.signingKey.sign(Array(input.utf8)))
     }
 
     /// The form fields that carry it, beside the grant's own.
-    static func fields(_ settings: CamaraSettings, audience: String, now: Date) throws(CryptoError) -> [(String, String)] {
+    static func fields(
+        _ settings: CamaraSettings, audience: String, now: Date
+    ) throws(CryptoError) -> [(String, String)] {
         [("client_id", settings.clientId), ("client_assertion_type", type),
          ("client_assertion", try token(settings, audience: audience, now: now))]
     }

@@ -22,7 +22,9 @@ actor CamaraDiscovery {
         if let cached, cached.until > clock.now() { return cached.metadata }
         guard let url = URL(string: issuer + "/.well-known/openid-configuration"),
               let response = try? await http.send(CamaraWire.get(url)), response.status == 200,
-              let body = CamaraWire.object(response), let metadata = CamaraMetadata(body, issuer: issuer) else { return nil }
+              let body = CamaraWire.object(response), let metadata = CamaraMetadata(body, issuer: issuer) else {
+            return nil
+        }
         cached = (metadata, clock.now().addingTimeInterval(Self.lifetime))
         return metadata
     }

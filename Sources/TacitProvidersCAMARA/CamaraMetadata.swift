@@ -13,10 +13,13 @@ struct CamaraMetadata: Sendable, Equatable {
     init?(_ body: [String: JSONValue], issuer: String) {
         guard let named = body["issuer"]?.stringValue, CamaraSettings.trimmed(named) == issuer,
               let authorize = body["authorization_endpoint"]?.stringValue, Self.isHTTP(authorize),
-              let token = body["token_endpoint"]?.stringValue, Self.isHTTP(token), let tokenURL = URL(string: token) else { return nil }
+              let token = body["token_endpoint"]?.stringValue, Self.isHTTP(token),
+              let tokenURL = URL(string: token) else { return nil }
         authorizationEndpoint = authorize
         tokenEndpoint = tokenURL
-        backchannelEndpoint = body["backchannel_authentication_endpoint"]?.stringValue.flatMap { Self.isHTTP($0) ? URL(string: $0) : nil }
+        backchannelEndpoint = body["backchannel_authentication_endpoint"]?.stringValue.flatMap {
+            Self.isHTTP($0) ? URL(string: $0) : nil
+        }
     }
 
     private static func isHTTP(_ text: String) -> Bool {

@@ -6,16 +6,20 @@ import TacitCore
 enum CamaraNotes {
     static let authorizationPrepared = EventDraft(
         "silent_auth:provider_challenge", channel: .silentAuth, source: .provider,
-        note: "Tacit prepared a CAMARA Number Verification sign-in at the operator: the device will be sent there without any prompt, so the operator can recognise it on its mobile network and send it back to Tacit's callback.",
+        note: "Tacit prepared a CAMARA Number Verification sign-in at the operator: the device will be sent there "
+            + "without any prompt, so the operator can recognise it on its mobile network and send it back to "
+            + "Tacit's callback.",
         data: ["provider": .text("camara"), "flow": .text("authorization_code")])
 
     static let discoveryFailed = EventDraft(
         "silent_auth:provider_challenge", channel: .silentAuth, source: .provider, outcome: .failure,
-        note: "Tacit could not read the operator's OpenID configuration, so it could not send the device to the operator.",
+        note: "Tacit could not read the operator's OpenID configuration, so it could not send the device to "
+            + "the operator.",
         data: ["provider": .text("camara"), "reason": .text("discovery_failed")])
 
     static let callbackUnregistered = EventDraft(
         "silent_auth:provider_challenge", channel: .silentAuth, source: .provider, outcome: .failure,
-        note: "The check would come back to a callback other than the redirect URI registered with the operator, so Tacit did not start it.",
+        note: "The check would come back to a callback other than the redirect URI registered with the operator, "
+            + "so Tacit did not start it.",
         data: ["provider": .text("camara"), "reason": .text("callback_unregistered")])
 }

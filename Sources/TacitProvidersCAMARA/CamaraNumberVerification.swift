@@ -17,9 +17,12 @@ public struct CamaraNumberVerification: SilentAuthProvider {
             // The device could only be sent back to a callback the operator does not know.
             return .failed(.unavailable, events: [CamaraNotes.callbackUnregistered])
         }
-        guard let metadata = await discovery.metadata() else { return .failed(.carrierError, events: [CamaraNotes.discoveryFailed]) }
+        guard let metadata = await discovery.metadata() else {
+            return .failed(.carrierError, events: [CamaraNotes.discoveryFailed])
+        }
         let nonce = CamaraAuthorization.nonce()
-        let challenge = CamaraAuthorization.challenge(verifier: CamaraAuthorization.verifier(nonce: nonce, key: settings.flowKey))
+        let challenge = CamaraAuthorization.challenge(
+            verifier: CamaraAuthorization.verifier(nonce: nonce, key: settings.flowKey))
         let url = CamaraAuthorization.url(endpoint: metadata.authorizationEndpoint, clientId: settings.clientId,
                                           phoneNumber: request.phoneNumber, nonce: nonce, challenge: challenge)
         return .issued(checkURL: url, events: [CamaraNotes.authorizationPrepared])

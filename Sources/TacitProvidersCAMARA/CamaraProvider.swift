@@ -16,7 +16,8 @@ public struct CamaraProvider: Sendable {
         silentAuth = CamaraNumberVerification(settings: settings, discovery: discovery)
         verdicts = CamaraVerdictReader(settings: settings, discovery: discovery, tokens: tokens,
                                        verify: CamaraVerifyClient(settings: settings, http: http))
-        simSwap = CamaraSimSwap(settings: settings, discovery: discovery, flow: CamaraBackchannelFlow(tokens: tokens, clock: clock),
+        simSwap = CamaraSimSwap(settings: settings, discovery: discovery,
+                                flow: CamaraBackchannelFlow(tokens: tokens, clock: clock),
                                 cache: CamaraTokenCache(clock: clock), http: http)
     }
 

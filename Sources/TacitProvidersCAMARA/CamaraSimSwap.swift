@@ -25,19 +25,24 @@ public struct CamaraSimSwap: SimSwapChecker {
         let key = CamaraTokenCache.key(scope: Self.scope, phoneNumber: phoneNumber)
         guard let token = await token(phoneNumber: phoneNumber, key: key),
               let url = URL(string: settings.apiURL + Self.path),
-              let response = try? await http.send(CamaraWire.json(Self.body(phoneNumber: phoneNumber, maxAgeHours: maxAgeHours),
-                                                                  to: url, token: token, correlator: UUID().uuidString.lowercased()))
+              let response = try? await http.send(CamaraWire.json(
+                  Self.body(phoneNumber: phoneNumber, maxAgeHours: maxAgeHours),
+                  to: url, token: token, correlator: UUID().uuidString.lowercased()))
         else { return nil }
         // A token the API no longer takes is not asked with again.
         if response.status == 401 || response.status == 403 { await cache.forget(key) }
-        guard response.status == 200, case .bool(let swapped)? = CamaraWire.object(response)?["swapped"] else { return nil }
+        guard response.status == 200, case .bool(let swapped)? = CamaraWire.object(response)?["swapped"] else {
+            return nil
+        }
         return swapped
     }
 
     private func token(phoneNumber: String, key: String) async -> String? {
         if let token = await cache.token(for: key) { return token }
         guard let metadata = await discovery.metadata(),
-              let fresh = await flow.token(phoneNumber: phoneNumber, scope: Self.scope, metadata: metadata) else { return nil }
+              let fresh = await flow.token(phoneNumber: phoneNumber, scope: Self.scope, metadata: metadata) else {
+            return nil
+        }
         await cache.keep(fresh.token, expiresIn: fresh.expiresIn, for: key)
         return fresh.token
     }

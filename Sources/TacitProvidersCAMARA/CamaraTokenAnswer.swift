@@ -19,7 +19,10 @@ enum CamaraTokenAnswer: Sendable, Equatable {
             self = .token(token, expiresIn: body?["expires_in"]?.numberValue.map { Int($0) })
             return
         }
-        guard (400..<500).contains(response.status), let error = body?["error"]?.stringValue else { self = .unavailable; return }
+        guard (400..<500).contains(response.status), let error = body?["error"]?.stringValue else {
+            self = .unavailable
+            return
+        }
         switch error {
         case "authorization_pending": self = .pending(slowDown: false)
         case "slow_down": self = .pending(slowDown: true)

@@ -25,7 +25,9 @@ struct CamaraTokenClient: Sendable {
     /// `bc-authorize` for `phoneNumber` (CIBA §7.1; CAMARA: `login_hint=tel:+…`, the only hint).
     func backchannel(phoneNumber: String, scope: String, at endpoint: URL) async -> CamaraBackchannel? {
         guard let request = try? CamaraWire.form([("scope", scope), ("login_hint", "tel:" + phoneNumber)]
-                                                 + CamaraClientAssertion.fields(settings, audience: endpoint.absoluteString, now: clock.now()),
+                                                 + CamaraClientAssertion.fields(settings,
+                                                                                audience: endpoint.absoluteString,
+                                                                                now: clock.now()),
                                                  to: endpoint),
               let response = try? await http.send(request), response.status == 200,
               let body = CamaraWire.object(response) else { return nil }
@@ -33,7 +35,8 @@ struct CamaraTokenClient: Sendable {
     }
 
     private func token(_ grant: [(String, String)], at endpoint: URL) async -> CamaraTokenAnswer {
-        guard let fields = try? CamaraClientAssertion.fields(settings, audience: endpoint.absoluteString, now: clock.now())
+        guard let fields = try? CamaraClientAssertion.fields(settings, audience: endpoint.absoluteString,
+                                                             now: clock.now())
         else { return .unavailable }
         return CamaraTokenAnswer(try? await http.send(CamaraWire.form(grant + fields, to: endpoint)))
     }

@@ -21,14 +21,19 @@ public struct CamaraVerdictReader: SilentVerdictReader {
         guard let state = callback.query["state"] else { return nil }
         // An error the device brings can only fail its own flow, whose cookie it holds.
         if let error = callback.query["error"] {
-            return Self.unplaced.contains(error) ? SilentVerdict(result: .notCellular, state: state, session: nil, expires: nil) : nil
+            return Self.unplaced.contains(error)
+                ? SilentVerdict(result: .notCellular, state: state, session: nil, expires: nil)
+                : nil
         }
         guard let code = callback.query["code"], !code.isEmpty,
               let issued = await callback.issuedURL(state), let nonce = CamaraAuthorization.nonce(in: issued),
-              let number = await callback.phoneNumber(state), let metadata = await discovery.metadata() else { return nil }
+              let number = await callback.phoneNumber(state), let metadata = await discovery.metadata() else {
+            return nil
+        }
         let verifier = CamaraAuthorization.verifier(nonce: nonce, key: settings.flowKey)
         // A refused code (spent, expired, another flow's) is not the operator's verdict on this check.
-        guard case .token(let token, _) = await tokens.redeem(code: code, verifier: verifier, at: metadata.tokenEndpoint),
+        guard case .token(let token, _) = await tokens.redeem(code: code, verifier: verifier,
+                                                              at: metadata.tokenEndpoint),
               let result = await verify.verify(phoneNumber: number, token: token) else { return nil }
         return SilentVerdict(result: result, state: state, session: nil, expires: nil)
     }

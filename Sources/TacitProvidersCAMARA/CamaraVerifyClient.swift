@@ -22,15 +22,17 @@ struct CamaraVerifyClient: Sendable {
     /// its mobile network; nil when it gave no verdict (refused token, outage).
     func verify(phoneNumber: String, token: String) async -> SilentVerdict.Result? {
         guard let url = URL(string: settings.apiURL + Self.path) else { return nil }
-        let request = CamaraWire.json(Self.body(phoneNumber: phoneNumber, hashed: settings.verifyHashed), to: url, token: token,
-                                      correlator: UUID().uuidString.lowercased())
+        let request = CamaraWire.json(Self.body(phoneNumber: phoneNumber, hashed: settings.verifyHashed), to: url,
+                                      token: token, correlator: UUID().uuidString.lowercased())
         guard let response = try? await http.send(request) else { return nil }
         return Self.result(response)
     }
 
     static func result(_ response: OutboundResponse) -> SilentVerdict.Result? {
         if response.status == 200 {
-            guard case .bool(let verified)? = CamaraWire.object(response)?["devicePhoneNumberVerified"] else { return nil }
+            guard case .bool(let verified)? = CamaraWire.object(response)?["devicePhoneNumberVerified"] else {
+                return nil
+            }
             return verified ? .match : .noMatch
         }
         return response.status == 403 && CamaraWire.errorCode(response) == notOnNetwork ? .notCellular : nil

@@ -10,12 +10,15 @@ enum CamaraWire {
     static func form(_ fields: [(String, String)], to url: URL) -> OutboundRequest {
         let body = fields.map { QueryString.encode($0.0) + "=" + QueryString.encode($0.1) }.joined(separator: "&")
         return OutboundRequest(method: "POST", url: url, headers: [
-            ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"), ("User-Agent", "tacit"),
+            ("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json"),
+            ("User-Agent", "tacit"),
         ], body: Array(body.utf8), timeout: timeout)
     }
 
     /// `x-correlator` lets the operator's support find the call; it is Tacit's, not the user's.
-    static func json(_ members: [(String, JSONValue)], to url: URL, token: String, correlator: String) -> OutboundRequest {
+    static func json(
+        _ members: [(String, JSONValue)], to url: URL, token: String, correlator: String
+    ) -> OutboundRequest {
         var writer = JSONWriter()
         writer.object(members)
         return OutboundRequest(method: "POST", url: url, headers: [
@@ -25,7 +28,8 @@ enum CamaraWire {
     }
 
     static func get(_ url: URL) -> OutboundRequest {
-        OutboundRequest(method: "GET", url: url, headers: [("Accept", "application/json"), ("User-Agent", "tacit")], timeout: timeout)
+        OutboundRequest(method: "GET", url: url, headers: [("Accept", "application/json"), ("User-Agent", "tacit")],
+                        timeout: timeout)
     }
 
     /// The answer's JSON object; nil for anything else.

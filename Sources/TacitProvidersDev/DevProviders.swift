@@ -24,8 +24,9 @@ public enum DevProviders {
     ///
     /// With `state` (the application's store), the operator's gateway sessions and key
     /// and the handsets' inboxes are kept there rather than in this process, so several
-    /// instances on one database continue each other's checks (docs/postgres.md#--dev-on-several-instances). A configured
-    /// operator secret still names the key.
+    /// instances on one database continue each other's checks
+    /// (docs/postgres.md#--dev-on-several-instances). A configured operator secret still
+    /// names the key.
     public static func wire(into dependencies: inout some ProviderPorts, configuration: some DevModeSettings,
                             state: (any DevStateStore)? = nil) {
         let key = operatorKey(configuration)
@@ -41,11 +42,13 @@ public enum DevProviders {
             if key == nil { keys = StoredOperatorKey(store: state) }
             sessions = StoredGatewaySessions(store: state)
         }
-        let network = VirtualOperator(configuration: settings, clock: dependencies.clock, sessions: sessions, keys: keys)
+        let network = VirtualOperator(configuration: settings, clock: dependencies.clock, sessions: sessions,
+                                      keys: keys)
         dependencies.silentVerdicts = dependencies.silentVerdicts ?? OperatorAnswerReader(keys: keys)
         dependencies.silentAuth = dependencies.silentAuth ?? network
         dependencies.simSwap = dependencies.simSwap ?? network
-        let inbox = HandsetInbox(clock: dependencies.clock, latency: TimeInterval(configuration.inboxLatencyMilliseconds) / 1000,
+        let inbox = HandsetInbox(clock: dependencies.clock,
+                                 latency: TimeInterval(configuration.inboxLatencyMilliseconds) / 1000,
                                  store: state)
         dependencies.sender = RoutingSender(inbox: inbox, fallback: dependencies.sender)
         dependencies.mounts += [OperatorMount(network: network), HandsetMount(inbox: inbox)]

@@ -19,7 +19,9 @@ public final class SMPPClient: ProviderReceiptSource {
     private let delivered: AsyncStream<SMPPDeliver>.Continuation
 
     public init(settings: SMPPSettings, clock: any TacitClock = SystemClock(),
-                log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }) {
+                log: @escaping @Sendable (String) -> Void = {
+                    FileHandle.standardError.write(Data(($0 + "\n").utf8))
+                }) {
         self.settings = settings
         self.clock = clock
         self.log = log
@@ -48,7 +50,9 @@ public final class SMPPClient: ProviderReceiptSource {
             group.addTask {
                 await self.linkWaiters.wait(key) {
                     // A link bound between the first look and the wait.
-                    if let link = self.current.withLock({ $0 }), !link.closed { self.linkWaiters.resume(key, with: link) }
+                    if let link = self.current.withLock({ $0 }), !link.closed {
+                        self.linkWaiters.resume(key, with: link)
+                    }
                 }
             }
             group.addTask {
@@ -101,7 +105,8 @@ public final class SMPPClient: ProviderReceiptSource {
         link.start { [delivered] in delivered.yield($0) }
         let bind = SMPPBind(systemId: settings.systemId, password: settings.password, systemType: settings.systemType)
         switch await link.request(.bindTransceiver, body: bind.body(), timeout: settings.timeout) {
-        case .pdu(let answer) where answer.commandId == SMPPPDU.Command.bindTransceiverResp.rawValue && answer.status == 0:
+        case .pdu(let answer)
+            where answer.commandId == SMPPPDU.Command.bindTransceiverResp.rawValue && answer.status == 0:
             return link
         case .pdu(let answer):
             link.close()
@@ -121,7 +126,8 @@ public final class SMPPClient: ProviderReceiptSource {
             group.addTask { await link.waitUntilClosed() }
             group.addTask {
                 while !Task.isCancelled {
-                    try? await self.clock.sleep(until: self.clock.now().addingTimeInterval(self.settings.enquireLinkInterval))
+                    try? await self.clock.sleep(
+                        until: self.clock.now().addingTimeInterval(self.settings.enquireLinkInterval))
                     guard !Task.isCancelled else { return }
                     let answer = await link.request(.enquireLink, timeout: self.settings.timeout)
                     // A request cut short by the session stopping says nothing about the link.

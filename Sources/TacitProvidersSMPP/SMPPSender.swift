@@ -27,26 +27,30 @@ public struct SMPPSender: MessageSender {
         case .timedOut:
             return refused(reason: "provider_unreachable", detail: "no submit_sm_resp in time")
         case .pdu(let answer) where answer.commandId != SMPPPDU.Command.submitSmResp.rawValue:
-            return refused(reason: "provider_error", code: String(answer.status), detail: "the SMSC refused the PDU (generic_nack)")
+            return refused(reason: "provider_error", code: String(answer.status),
+                           detail: "the SMSC refused the PDU (generic_nack)")
         case .pdu(let answer) where answer.status != 0:
             return DeliveryResult(SMPPStatus.attempt(answer.status))
         case .pdu(let answer):
             guard let id = try? SMPPSubmit.responseMessageId(answer.body), !id.isEmpty else {
                 return refused(reason: "provider_error", detail: "a submit_sm_resp without a message id")
             }
-            client.sent.record(id, .init(verificationId: message.verificationId, step: message.step, destination: submit.destination))
+            client.sent.record(id, .init(verificationId: message.verificationId, step: message.step,
+                                         destination: submit.destination))
             return DeliveryResult(DeliveryAttempt(provider: SMPPProvider.name, refusal: nil,
                                                   messageId: Self.isMessageId(id) ? id : nil))
         }
     }
 
     private func refused(reason: String, code: String? = nil, detail: String) -> DeliveryResult {
-        DeliveryResult(DeliveryAttempt(provider: SMPPProvider.name, refusal: .transient, reason: reason, errorCode: code, detail: detail))
+        DeliveryResult(DeliveryAttempt(provider: SMPPProvider.name, refusal: .transient, reason: reason,
+                                       errorCode: code, detail: detail))
     }
 
     /// Letters, digits, `-` and `_`, at most 64: the ids the timeline takes. Any other id
     /// the SMSC gives still matches its receipt, but the timeline shows none.
     static func isMessageId(_ text: String) -> Bool {
-        (1...64).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        (1...64).contains(text.count)
+            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 }

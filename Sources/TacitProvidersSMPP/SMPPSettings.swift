@@ -34,7 +34,8 @@ public struct SMPPSettings: Sendable, Equatable {
     public var reconnectCap: TimeInterval = 30
 
     public init(host: String, port: Int = 2775, systemId: String, password: String, systemType: String = "",
-                sourceAddress: String, window: Int = 10, enquireLinkInterval: TimeInterval = 30, timeout: TimeInterval = 10) {
+                sourceAddress: String, window: Int = 10, enquireLinkInterval: TimeInterval = 30,
+                timeout: TimeInterval = 10) {
         self.host = host
         self.port = port
         self.systemId = systemId
@@ -54,7 +55,8 @@ public struct SMPPSettings: Sendable, Equatable {
         func required(_ name: String, limit: Int) throws(ProviderSetupError) -> String {
             guard let value = settings.value(name) else { throw .missing(name, for: "smpp") }
             guard value.utf8.count < limit, value.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
-                throw ProviderSetupError(setting: name, problem: "must be at most \(limit - 1) ASCII characters without spaces")
+                throw ProviderSetupError(setting: name,
+                                         problem: "must be at most \(limit - 1) ASCII characters without spaces")
             }
             return value
         }
@@ -62,11 +64,14 @@ public struct SMPPSettings: Sendable, Equatable {
         let systemId = try required(Self.systemIdSetting, limit: SMPPBind.systemIdLimit)
         let password = try required(Self.passwordSetting, limit: SMPPBind.passwordLimit)
         let source = try required(Self.sourceAddrSetting, limit: SMPPSubmit.addressLimit)
-        let systemType = settings.value(Self.systemTypeSetting) == nil ? "" : try required(Self.systemTypeSetting, limit: SMPPBind.systemTypeLimit)
+        let systemType = settings.value(Self.systemTypeSetting) == nil
+            ? ""
+            : try required(Self.systemTypeSetting, limit: SMPPBind.systemTypeLimit)
         self.init(host: host, port: try Self.number(settings, Self.portSetting, 1...65535, default: 2775),
                   systemId: systemId, password: password, systemType: systemType, sourceAddress: source,
                   window: try Self.number(settings, Self.windowSetting, 1...1000, default: 10),
-                  enquireLinkInterval: TimeInterval(try Self.number(settings, Self.enquireLinkSetting, 1...3600, default: 30)),
+                  enquireLinkInterval: TimeInterval(try Self.number(settings, Self.enquireLinkSetting, 1...3600,
+                                                                    default: 30)),
                   timeout: TimeInterval(try Self.number(settings, Self.timeoutSetting, 1...300, default: 10)))
     }
 
@@ -74,7 +79,8 @@ public struct SMPPSettings: Sendable, Equatable {
                                default value: Int) throws(ProviderSetupError) -> Int {
         guard let text = settings.value(name) else { return value }
         guard let number = Int(text), range.contains(number) else {
-            throw ProviderSetupError(setting: name, problem: "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+            throw ProviderSetupError(setting: name,
+                                     problem: "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }

@@ -12,11 +12,15 @@ enum TruIDAnswer {
         if response.status == 201 || response.status == 200 {
             guard let id = object["check_id"]?.stringValue, TruIDRequest.isCheckId(id),
                   let url = object["_links"]?.objectValue?["check_url"]?.objectValue?["href"]?.stringValue,
-                  let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else { return .failed(.unavailable, events: []) }
-            return .issuedAtProvider(SilentChallenge(checkURL: url, provider: TruIDProvider.name, reference: id), events: [])
+                  let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
+                return .failed(.unavailable, events: [])
+            }
+            return .issuedAtProvider(SilentChallenge(checkURL: url, provider: TruIDProvider.name, reference: id),
+                                     events: [])
         }
         // A number tru.ID can't check (its operator is not reachable, its country not served) is no coverage.
-        if [400, 412, 501].contains(response.status), ["mno_not_supported", "mno_redirect_unsupported"].contains(slug(object)) {
+        if [400, 412, 501].contains(response.status),
+           ["mno_not_supported", "mno_redirect_unsupported"].contains(slug(object)) {
             return .failed(.noCoverage, events: [])
         }
         return .failed(.unavailable, events: [])

@@ -9,10 +9,12 @@ public enum TruIDProvider {
     public static let name = "truid"
 
     /// nil when no tru.ID setting is given; throws naming the setting when one is missing.
-    public static func routed(_ settings: ProviderSettings, http: any OutboundHTTPClient,
-                              clock: any TacitClock = SystemClock()) throws(ProviderSetupError) -> RoutedSilentProvider? {
+    public static func routed(
+        _ settings: ProviderSettings, http: any OutboundHTTPClient, clock: any TacitClock = SystemClock()
+    ) throws(ProviderSetupError) -> RoutedSilentProvider? {
         guard let truid = try TruIDSettings(settings) else { return nil }
-        let checks = TruIDSubscriberCheck(settings: truid, http: http, tokens: TruIDTokens(settings: truid, http: http, clock: clock))
+        let checks = TruIDSubscriberCheck(settings: truid, http: http,
+                                          tokens: TruIDTokens(settings: truid, http: http, clock: clock))
         return RoutedSilentProvider(name: name, provider: checks, check: checks)
     }
 }

@@ -20,7 +20,9 @@ enum TruIDRequest {
     }
 
     /// `POST /subscriber_check/v0.2/checks` with the number as tru.ID writes it (E.164 digits, no `+`).
-    static func create(_ settings: TruIDSettings, token: String, phoneNumber: String, timeout: TimeInterval = 10) -> OutboundRequest? {
+    static func create(
+        _ settings: TruIDSettings, token: String, phoneNumber: String, timeout: TimeInterval = 10
+    ) -> OutboundRequest? {
         guard let url = URL(string: settings.url + checksPath) else { return nil }
         let digits = phoneNumber.hasPrefix("+") ? String(phoneNumber.dropFirst()) : phoneNumber
         var writer = JSONWriter()
@@ -30,16 +32,20 @@ enum TruIDRequest {
     }
 
     /// `PATCH /subscriber_check/v0.2/checks/{check_id}` with the device's code as a JSON Patch.
-    static func patch(_ settings: TruIDSettings, token: String, checkId: String, code: String, timeout: TimeInterval = 10) -> OutboundRequest? {
+    static func patch(
+        _ settings: TruIDSettings, token: String, checkId: String, code: String, timeout: TimeInterval = 10
+    ) -> OutboundRequest? {
         guard isCheckId(checkId), let url = URL(string: settings.url + checksPath + "/" + checkId) else { return nil }
         var writer = JSONWriter()
         writer.value(.array([.object(["op": .string("add"), "path": .string("/code"), "value": .string(code)])]))
-        return OutboundRequest(method: "PATCH", url: url, headers: headers(token, contentType: "application/json-patch+json"),
+        return OutboundRequest(method: "PATCH", url: url,
+                               headers: headers(token, contentType: "application/json-patch+json"),
                                body: writer.bytes, timeout: timeout)
     }
 
     private static func headers(_ token: String, contentType: String) -> [(String, String)] {
-        [("Authorization", "Bearer \(token)"), ("Content-Type", contentType), ("Accept", "application/json"), ("User-Agent", "tacit")]
+        [("Authorization", "Bearer \(token)"), ("Content-Type", contentType), ("Accept", "application/json"),
+         ("User-Agent", "tacit")]
     }
 
     /// tru.ID's ids are UUIDs; anything else is not put in a path.

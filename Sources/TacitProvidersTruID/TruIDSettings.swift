@@ -30,7 +30,8 @@ public struct TruIDSettings: Sendable, Equatable {
         guard let secret else { throw .missing(Self.clientSecretSetting, for: TruIDProvider.name) }
         // The id goes before a `:` in HTTP Basic, so it can't hold one.
         guard !id.contains(":"), id.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
-            throw ProviderSetupError(setting: Self.clientIdSetting, problem: "must be the project's client id, without spaces or colons")
+            throw ProviderSetupError(setting: Self.clientIdSetting,
+                                     problem: "must be the project's client id, without spaces or colons")
         }
         let url = settings.value(Self.urlSetting) ?? Self.defaultURL
         guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? ""), parsed.host != nil else {

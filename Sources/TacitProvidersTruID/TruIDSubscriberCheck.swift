@@ -15,7 +15,9 @@ struct TruIDSubscriberCheck: SilentAuthProvider, SilentProviderCheck {
     var providerName: String { TruIDProvider.name }
 
     func begin(_ request: SilentCheckRequest) async -> SilentBeginResult {
-        guard let response = await authorized({ TruIDRequest.create(settings, token: $0, phoneNumber: request.phoneNumber) }) else {
+        guard let response = await authorized({
+            TruIDRequest.create(settings, token: $0, phoneNumber: request.phoneNumber)
+        }) else {
             return .failed(.unavailable, events: [])
         }
         return TruIDAnswer.created(response)
@@ -23,7 +25,9 @@ struct TruIDSubscriberCheck: SilentAuthProvider, SilentProviderCheck {
 
     func verdict(for submission: SilentSubmission) async -> SilentProviderVerdict? {
         guard let code = submission.deviceCode else { return nil }
-        let response = await authorized { TruIDRequest.patch(settings, token: $0, checkId: submission.reference, code: code) }
+        let response = await authorized {
+            TruIDRequest.patch(settings, token: $0, checkId: submission.reference, code: code)
+        }
         return response.flatMap(TruIDAnswer.verdict)
     }
 

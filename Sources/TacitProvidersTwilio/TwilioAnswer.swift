@@ -11,7 +11,8 @@ enum TwilioAnswer {
         let object = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(response.body))) ?? [:]
         if (200..<300).contains(response.status) {
             guard case .string(let sid)? = object["sid"], isSid(sid) else {
-                return refused(.transient, reason: "provider_error", code: nil, detail: "an answer without a message sid")
+                return refused(.transient, reason: "provider_error", code: nil,
+                               detail: "an answer without a message sid")
             }
             return .accepted(by: TwilioProvider.name, messageId: sid)
         }
@@ -30,8 +31,11 @@ enum TwilioAnswer {
         refused(.transient, reason: "provider_unreachable", code: nil, detail: "no answer (\(error.code))")
     }
 
-    private static func refused(_ refusal: DeliveryAttempt.Refusal, reason: String, code: String?, detail: String) -> DeliveryAttempt {
-        DeliveryAttempt(provider: TwilioProvider.name, refusal: refusal, reason: reason, errorCode: code, detail: detail)
+    private static func refused(
+        _ refusal: DeliveryAttempt.Refusal, reason: String, code: String?, detail: String
+    ) -> DeliveryAttempt {
+        DeliveryAttempt(provider: TwilioProvider.name, refusal: refusal, reason: reason, errorCode: code,
+                        detail: detail)
     }
 
     private static func code(_ value: JSONValue) -> String? {

@@ -18,7 +18,9 @@ public enum TwilioProvider {
 
 extension TwilioProvider {
     /// Verify SNA as a routed silent provider; nil without `TACIT_TWILIO_VERIFY_SERVICE_SID`.
-    public static func silent(_ settings: ProviderSettings, http: any OutboundHTTPClient) throws(ProviderSetupError) -> RoutedSilentProvider? {
+    public static func silent(
+        _ settings: ProviderSettings, http: any OutboundHTTPClient
+    ) throws(ProviderSetupError) -> RoutedSilentProvider? {
         guard let verify = try TwilioVerifySettings(settings) else { return nil }
         let sna = TwilioSNA(settings: verify, http: http)
         return RoutedSilentProvider(name: name, provider: sna, check: sna)

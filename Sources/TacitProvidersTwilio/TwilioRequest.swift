@@ -7,7 +7,9 @@ import TacitCore
 enum TwilioRequest {
     static func make(_ message: OutboundMessage, settings: TwilioSettings, timeout: TimeInterval) -> OutboundRequest? {
         let resource = message.channel == .voice ? "Calls.json" : "Messages.json"
-        guard let url = URL(string: "\(settings.apiURL)/2010-04-01/Accounts/\(settings.accountSid)/\(resource)") else { return nil }
+        guard let url = URL(string: "\(settings.apiURL)/2010-04-01/Accounts/\(settings.accountSid)/\(resource)") else {
+            return nil
+        }
         guard let fields = fields(message, settings: settings) else { return nil }
         let credentials = Data("\(settings.accountSid):\(settings.authToken)".utf8).base64EncodedString()
         return OutboundRequest(method: "POST", url: url, headers: [
@@ -25,7 +27,8 @@ enum TwilioRequest {
         switch message.channel {
         case .voice:
             guard let from = settings.from else { return nil }
-            fields = [("To", message.to), ("From", from), ("Twiml", TwiML.say(message.body, language: message.language, locale: message.locale))]
+            fields = [("To", message.to), ("From", from),
+                      ("Twiml", TwiML.say(message.body, language: message.language, locale: message.locale))]
         case .sms, .whatsapp, .silentAuth:
             let whatsapp = message.channel == .whatsapp
             fields = [("To", whatsapp ? "whatsapp:" + message.to : message.to)]
@@ -66,7 +69,8 @@ enum TwilioRequest {
         fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~ ")
+    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz"
+                                                     + "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~ ")
 
     static func escape(_ text: String) -> String {
         (text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "").replacingOccurrences(of: " ", with: "+")

@@ -18,8 +18,8 @@ public struct TwilioSender: MessageSender {
 
     public func send(_ message: OutboundMessage) async -> DeliveryResult {
         guard let request = TwilioRequest.make(message, settings: settings, timeout: timeout) else {
-            return DeliveryResult(DeliveryAttempt(provider: TwilioProvider.name, refusal: .transient, reason: "no_provider",
-                                                  detail: "no From number for a call"))
+            return DeliveryResult(DeliveryAttempt(provider: TwilioProvider.name, refusal: .transient,
+                                                  reason: "no_provider", detail: "no From number for a call"))
         }
         do {
             return DeliveryResult(TwilioAnswer.attempt(try await http.send(request)))

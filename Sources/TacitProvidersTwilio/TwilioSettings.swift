@@ -28,7 +28,8 @@ public struct TwilioSettings: Sendable, Equatable {
     public var whatsappContentSid: String?
 
     public init(accountSid: String, authToken: String, from: String? = nil, messagingServiceSid: String? = nil,
-                apiURL: String = "https://api.twilio.com", publicURL: String? = nil, whatsappContentSid: String? = nil) {
+                apiURL: String = "https://api.twilio.com", publicURL: String? = nil,
+                whatsappContentSid: String? = nil) {
         self.accountSid = accountSid
         self.authToken = authToken
         self.from = from
@@ -50,10 +51,15 @@ public struct TwilioSettings: Sendable, Equatable {
         if from == nil, service == nil, settings.value(TwilioVerifySettings.serviceSidSetting) != nil { return nil }
         guard let sid else { throw .missing(Self.accountSidSetting, for: "twilio") }
         guard sid.hasPrefix("AC"), sid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw ProviderSetupError(setting: Self.accountSidSetting, problem: "must be an account SID (AC followed by letters and digits)")
+            throw ProviderSetupError(setting: Self.accountSidSetting,
+                                     problem: "must be an account SID (AC followed by letters and digits)")
         }
-        guard let token = settings.value(Self.authTokenSetting) else { throw .missing(Self.authTokenSetting, for: "twilio") }
-        guard from != nil || service != nil else { throw .missing(Self.fromSetting + " or " + Self.messagingServiceSetting, for: "twilio") }
+        guard let token = settings.value(Self.authTokenSetting) else {
+            throw .missing(Self.authTokenSetting, for: "twilio")
+        }
+        guard from != nil || service != nil else {
+            throw .missing(Self.fromSetting + " or " + Self.messagingServiceSetting, for: "twilio")
+        }
         let apiURL = settings.value(Self.apiURLSetting) ?? "https://api.twilio.com"
         guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ProviderSetupError(setting: Self.apiURLSetting, problem: "must be an http or https URL")
@@ -61,11 +67,12 @@ public struct TwilioSettings: Sendable, Equatable {
         let content = settings.value(Self.whatsappContentSetting)
         if let content {
             guard content.count == 34, content.hasPrefix("HX"), content.dropFirst(2).allSatisfy(\.isHexDigit) else {
-                throw ProviderSetupError(setting: Self.whatsappContentSetting, problem: "must be a Content SID (HX followed by 32 hex digits)")
+                throw ProviderSetupError(setting: Self.whatsappContentSetting,
+                                         problem: "must be a Content SID (HX followed by 32 hex digits)")
             }
         }
-        self.init(accountSid: sid, authToken: token, from: from, messagingServiceSid: service, apiURL: apiURL, publicURL: publicURL,
-                  whatsappContentSid: content)
+        self.init(accountSid: sid, authToken: token, from: from, messagingServiceSid: service, apiURL: apiURL,
+                  publicURL: publicURL, whatsappContentSid: content)
     }
 
     /// SMS and WhatsApp always; voice only with a `FROM` number, since calls need one.

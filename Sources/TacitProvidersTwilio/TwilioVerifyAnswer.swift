@@ -23,8 +23,11 @@ enum TwilioVerifyAnswer {
         }
         guard let sid = object["sid"]?.stringValue, isVerificationSid(sid),
               let url = object["sna"]?.objectValue?["url"]?.stringValue,
-              let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else { return .failed(.unavailable, events: []) }
-        return .issuedAtProvider(SilentChallenge(checkURL: url, provider: TwilioProvider.name, reference: sid), events: [])
+              let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
+            return .failed(.unavailable, events: [])
+        }
+        return .issuedAtProvider(SilentChallenge(checkURL: url, provider: TwilioProvider.name, reference: sid),
+                                 events: [])
     }
 
     /// The check's answer: `approved` is a match; nil when Twilio gave no verdict.

@@ -17,7 +17,9 @@ enum TwilioVerifyRequest {
 
     private static func make(_ settings: TwilioVerifySettings, resource: String, fields: [(String, String)],
                              timeout: TimeInterval) -> OutboundRequest? {
-        guard let url = URL(string: "\(settings.verifyURL)/v2/Services/\(settings.serviceSid)/\(resource)") else { return nil }
+        guard let url = URL(string: "\(settings.verifyURL)/v2/Services/\(settings.serviceSid)/\(resource)") else {
+            return nil
+        }
         let credentials = Data("\(settings.accountSid):\(settings.authToken)".utf8).base64EncodedString()
         return OutboundRequest(method: "POST", url: url, headers: [
             ("Authorization", "Basic \(credentials)"),

@@ -16,7 +16,10 @@ public struct TwilioVerifySettings: Sendable, Equatable {
     /// Without a trailing slash.
     public var verifyURL: String
 
-    public init(accountSid: String, authToken: String, serviceSid: String, verifyURL: String = TwilioVerifySettings.defaultVerifyURL) {
+    public init(
+        accountSid: String, authToken: String, serviceSid: String,
+        verifyURL: String = TwilioVerifySettings.defaultVerifyURL
+    ) {
         self.accountSid = accountSid
         self.authToken = authToken
         self.serviceSid = serviceSid
@@ -29,13 +32,15 @@ public struct TwilioVerifySettings: Sendable, Equatable {
     public init?(_ settings: ProviderSettings) throws(ProviderSetupError) {
         guard let service = settings.value(Self.serviceSidSetting) else { return nil }
         guard service.count == 34, service.hasPrefix("VA"), service.dropFirst(2).allSatisfy(\.isHexDigit) else {
-            throw ProviderSetupError(setting: Self.serviceSidSetting, problem: "must be a Verify Service SID (VA followed by 32 hex digits)")
+            throw ProviderSetupError(setting: Self.serviceSidSetting,
+                                     problem: "must be a Verify Service SID (VA followed by 32 hex digits)")
         }
         guard let sid = settings.value(TwilioSettings.accountSidSetting) else {
             throw .missing(TwilioSettings.accountSidSetting, for: "twilio silent_auth")
         }
         guard sid.hasPrefix("AC"), sid.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw ProviderSetupError(setting: TwilioSettings.accountSidSetting, problem: "must be an account SID (AC followed by letters and digits)")
+            throw ProviderSetupError(setting: TwilioSettings.accountSidSetting,
+                                     problem: "must be an account SID (AC followed by letters and digits)")
         }
         guard let token = settings.value(TwilioSettings.authTokenSetting) else {
             throw .missing(TwilioSettings.authTokenSetting, for: "twilio silent_auth")

@@ -16,7 +16,8 @@ enum VonageAPIAnswer {
         let object = (try? JSONDecoder().decode([String: JSONValue].self, from: Data(response.body))) ?? [:]
         if (200..<300).contains(response.status) {
             guard case .string(let id)? = object[idField], VonageAnswer.isMessageId(id) else {
-                return refused(.transient, reason: "provider_error", code: nil, detail: "an answer without a \(idField)")
+                return refused(.transient, reason: "provider_error", code: nil,
+                               detail: "an answer without a \(idField)")
             }
             return .accepted(by: VonageProvider.name, messageId: id)
         }
@@ -39,8 +40,11 @@ enum VonageAPIAnswer {
         refused(.transient, reason: "provider_unreachable", code: nil, detail: "no answer (\(error.code))")
     }
 
-    static func refused(_ refusal: DeliveryAttempt.Refusal, reason: String, code: String?, detail: String) -> DeliveryAttempt {
-        DeliveryAttempt(provider: VonageProvider.name, refusal: refusal, reason: reason, errorCode: code, detail: detail)
+    static func refused(
+        _ refusal: DeliveryAttempt.Refusal, reason: String, code: String?, detail: String
+    ) -> DeliveryAttempt {
+        DeliveryAttempt(provider: VonageProvider.name, refusal: refusal, reason: reason, errorCode: code,
+                        detail: detail)
     }
 
     /// The digits after the `type` URL's `#`, at most six.

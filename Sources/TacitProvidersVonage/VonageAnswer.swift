@@ -11,14 +11,16 @@ enum VonageAnswer {
             return refused(.transient, reason: "provider_error", code: nil, detail: "HTTP \(response.status)")
         }
         guard let first = firstMessage(response.body), case .string(let status)? = first["status"] else {
-            return refused(.transient, reason: "provider_error", code: nil, detail: "an answer without a message status")
+            return refused(.transient, reason: "provider_error", code: nil,
+                           detail: "an answer without a message status")
         }
         guard status == "0" else {
             let code = status.count <= 4 && status.isASCIIDigits && !status.isEmpty ? status : nil
             guard let code, let known = VonageStatusCodes.all[code] else {
                 return refused(.transient, reason: "provider_error", code: code, detail: "an unknown status")
             }
-            return refused(known.permanent ? .permanent : .transient, reason: known.reason, code: code, detail: known.words)
+            return refused(known.permanent ? .permanent : .transient, reason: known.reason, code: code,
+                           detail: known.words)
         }
         guard case .string(let id)? = first["message-id"], isMessageId(id) else {
             return refused(.transient, reason: "provider_error", code: nil, detail: "an answer without a message id")
@@ -33,12 +35,17 @@ enum VonageAnswer {
 
     private static func firstMessage(_ body: [UInt8]) -> [String: JSONValue]? {
         guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(body)),
-              case .array(let messages)? = object["messages"], case .object(let first)? = messages.first else { return nil }
+              case .array(let messages)? = object["messages"], case .object(let first)? = messages.first else {
+            return nil
+        }
         return first
     }
 
-    private static func refused(_ refusal: DeliveryAttempt.Refusal, reason: String, code: String?, detail: String) -> DeliveryAttempt {
-        DeliveryAttempt(provider: VonageProvider.name, refusal: refusal, reason: reason, errorCode: code, detail: detail)
+    private static func refused(
+        _ refusal: DeliveryAttempt.Refusal, reason: String, code: String?, detail: String
+    ) -> DeliveryAttempt {
+        DeliveryAttempt(provider: VonageProvider.name, refusal: refusal, reason: reason, errorCode: code,
+                        detail: detail)
     }
 
     /// Letters, digits and `-`, at most 64: Vonage's ids are hex strings or UUIDs, and

@@ -31,7 +31,8 @@ public struct VonageApplicationCredentials: Sendable {
     public var publicURL: String?
 
     public init(applicationId: String, privateKey: RSAPrivateKey, apiURL: String = "https://api.nexmo.com",
-                whatsappFrom: String? = nil, voiceFrom: String? = nil, whatsappTemplate: String? = nil, publicURL: String? = nil) {
+                whatsappFrom: String? = nil, voiceFrom: String? = nil, whatsappTemplate: String? = nil,
+                publicURL: String? = nil) {
         self.applicationId = applicationId
         self.privateKey = privateKey
         self.apiURL = Self.trimmed(apiURL)

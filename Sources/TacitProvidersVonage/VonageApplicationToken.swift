@@ -10,11 +10,13 @@ enum VonageApplicationToken {
 
     static func claims(applicationId: String, now: Date, jti: String = UUID().uuidString.lowercased()) -> JWT.Claims {
         let issued = Int64(now.timeIntervalSince1970)
-        return ["application_id": .string(applicationId), "iat": .int(issued), "jti": .string(jti), "exp": .int(issued + lifetime)]
+        return ["application_id": .string(applicationId), "iat": .int(issued), "jti": .string(jti),
+                "exp": .int(issued + lifetime)]
     }
 
     /// `Authorization: Bearer <token>`.
     static func header(_ credentials: VonageApplicationCredentials, now: Date) throws(CryptoError) -> String {
-        "Bearer " + (try JWT.sign(claims: claims(applicationId: credentials.applicationId, now: now), privateKey: credentials.privateKey))
+        "Bearer " + (try JWT.sign(claims: claims(applicationId: credentials.applicationId, now: now),
+                                  privateKey: credentials.privateKey))
     }
 }

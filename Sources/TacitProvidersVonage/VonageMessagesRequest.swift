@@ -34,16 +34,19 @@ enum VonageMessagesRequest {
         let to = VonageApplicationCredentials.digits(message.to)
         let webhook = credentials.publicURL.map { $0 + "/v1/callbacks/vonage" }
         guard let name = credentials.whatsappTemplate else {
-            return Body(message_type: "text", to: to, from: from, text: message.body, client_ref: message.callbackReference, webhook_url: webhook)
+            return Body(message_type: "text", to: to, from: from, text: message.body,
+                        client_ref: message.callbackReference, webhook_url: webhook)
         }
-        return Body(message_type: "template", to: to, from: from, template: Template(name: name, parameters: [message.code]),
+        return Body(message_type: "template", to: to, from: from,
+                    template: Template(name: name, parameters: [message.code]),
                     whatsapp: WhatsAppSettings(policy: "deterministic", locale: locale(message)),
                     client_ref: message.callbackReference, webhook_url: webhook)
     }
 
     static func make(_ message: OutboundMessage, credentials: VonageApplicationCredentials, authorization: String,
                      timeout: TimeInterval) -> OutboundRequest? {
-        guard let url = URL(string: credentials.apiURL + "/v1/messages"), let body = body(message, credentials: credentials) else { return nil }
+        guard let url = URL(string: credentials.apiURL + "/v1/messages"),
+              let body = body(message, credentials: credentials) else { return nil }
         return VonageJSON.request(url: url, body: body, authorization: authorization, timeout: timeout)
     }
 
@@ -52,7 +55,8 @@ enum VonageMessagesRequest {
     /// locale is in the language the texts were written in.
     static func locale(_ message: OutboundMessage) -> String {
         let parts = message.locale.replacingOccurrences(of: "_", with: "-").split(separator: "-")
-        if parts.count >= 2, parts[0].lowercased() == message.language, parts[1].count == 2, parts[1].allSatisfy(\.isLetter) {
+        if parts.count >= 2, parts[0].lowercased() == message.language, parts[1].count == 2,
+           parts[1].allSatisfy(\.isLetter) {
             return message.language + "_" + parts[1].uppercased()
         }
         return message.language == "pt" ? "pt_BR" : message.language
@@ -61,7 +65,9 @@ enum VonageMessagesRequest {
 
 /// The JSON requests of the Messages and Voice APIs: the headers Vonage's SDK sends with them.
 enum VonageJSON {
-    static func request<Body: Encodable>(url: URL, body: Body, authorization: String, timeout: TimeInterval) -> OutboundRequest? {
+    static func request<Body: Encodable>(
+        url: URL, body: Body, authorization: String, timeout: TimeInterval
+    ) -> OutboundRequest? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(body) else { return nil }

@@ -17,19 +17,22 @@ public enum VonageProvider {
         // An application with no sender of its own is there for Verify's silent checks alone.
         let senders = [VonageApplicationCredentials.whatsappFromSetting, VonageApplicationCredentials.voiceFromSetting,
                        VonageApplicationCredentials.whatsappTemplateSetting]
-        let sends = senders.contains { settings.value($0) != nil } || settings.value(VonageApplicationCredentials.applicationIdSetting) == nil
+        let sends = senders.contains { settings.value($0) != nil }
+            || settings.value(VonageApplicationCredentials.applicationIdSetting) == nil
         let application = sends ? try VonageApplicationCredentials(settings, publicURL: publicURL) : nil
         guard sms != nil || application != nil else { return nil }
         let channels = (sms?.channels ?? []).union(application?.channels ?? [])
-        return RoutedProvider(name: name, channels: channels, sender: VonageSender(settings: sms, application: application, http: http))
+        return RoutedProvider(name: name, channels: channels,
+                              sender: VonageSender(settings: sms, application: application, http: http))
     }
 }
 
 extension VonageProvider {
     /// Verify v2's silent authentication as a routed silent provider; nil without
     /// `TACIT_VONAGE_APPLICATION_ID`.
-    public static func silent(_ settings: ProviderSettings, http: any OutboundHTTPClient,
-                              clock: any TacitClock = SystemClock()) throws(ProviderSetupError) -> RoutedSilentProvider? {
+    public static func silent(
+        _ settings: ProviderSettings, http: any OutboundHTTPClient, clock: any TacitClock = SystemClock()
+    ) throws(ProviderSetupError) -> RoutedSilentProvider? {
         guard let verify = try VonageVerifySettings(settings) else { return nil }
         let checks = VonageSilentAuth(settings: verify, http: http, clock: clock)
         return RoutedSilentProvider(name: name, provider: checks, check: checks)

@@ -19,7 +19,8 @@ enum VonageRequest {
     /// The form fields, in the order the SDK's `SmsMessage` writes them.
     static func fields(_ message: OutboundMessage, settings: VonageSettings) -> [(String, String)] {
         let to = message.to.hasPrefix("+") ? String(message.to.dropFirst()) : message.to
-        var fields = [("to", to), ("from", settings.from), ("text", message.body), ("client-ref", message.callbackReference)]
+        var fields = [("to", to), ("from", settings.from), ("text", message.body),
+                      ("client-ref", message.callbackReference)]
         // A text outside GSM 7-bit sent as `text` reaches the phone as question marks.
         if !GSMAlphabet.encodes(message.body) { fields.append(("type", "unicode")) }
         if let callback = callback(settings) { fields.append(("callback", callback)) }
@@ -38,7 +39,8 @@ enum VonageRequest {
         fields.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~ ")
+    private static let unreserved = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz"
+                                                     + "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~ ")
 
     static func escape(_ text: String) -> String {
         (text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "").replacingOccurrences(of: " ", with: "+")

@@ -15,8 +15,9 @@ public struct VonageSender: MessageSender {
     /// The wall clock the application's tokens are issued by.
     let now: @Sendable () -> Date
 
-    public init(settings: VonageSettings?, application: VonageApplicationCredentials? = nil, http: any OutboundHTTPClient,
-                timeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(settings: VonageSettings?, application: VonageApplicationCredentials? = nil,
+                http: any OutboundHTTPClient, timeout: TimeInterval = 10,
+                now: @escaping @Sendable () -> Date = { Date() }) {
         self.settings = settings
         self.application = application
         self.http = http
@@ -27,7 +28,9 @@ public struct VonageSender: MessageSender {
     public func send(_ message: OutboundMessage) async -> DeliveryResult {
         switch message.channel {
         case .sms:
-            guard let settings, let request = VonageRequest.make(message, settings: settings, timeout: timeout) else { break }
+            guard let settings, let request = VonageRequest.make(message, settings: settings, timeout: timeout) else {
+                break
+            }
             return await send(request) { VonageAnswer.attempt($0) } unanswered: { VonageAnswer.attempt($0) }
         case .whatsapp, .voice:
             guard let application else { break }
@@ -39,7 +42,9 @@ public struct VonageSender: MessageSender {
                                                       detail: "Vonage is not set up for this channel here"))
     }
 
-    private func sendWithApplication(_ message: OutboundMessage, _ application: VonageApplicationCredentials) async -> DeliveryResult {
+    private func sendWithApplication(
+        _ message: OutboundMessage, _ application: VonageApplicationCredentials
+    ) async -> DeliveryResult {
         let authorization: String
         do {
             authorization = try VonageApplicationToken.header(application, now: now())
@@ -50,12 +55,16 @@ public struct VonageSender: MessageSender {
         let voice = message.channel == .voice
         let request = voice
             ? VonageVoiceRequest.make(message, credentials: application, authorization: authorization, timeout: timeout)
-            : VonageMessagesRequest.make(message, credentials: application, authorization: authorization, timeout: timeout)
+            : VonageMessagesRequest.make(message, credentials: application, authorization: authorization,
+                                         timeout: timeout)
         guard let request else {
-            return DeliveryResult(VonageAPIAnswer.refused(.transient, reason: "no_provider", code: nil, detail: "no Vonage sender for this channel"))
+            return DeliveryResult(VonageAPIAnswer.refused(.transient, reason: "no_provider", code: nil,
+                                                          detail: "no Vonage sender for this channel"))
         }
         let idField = voice ? "uuid" : "message_uuid"
-        return await send(request) { VonageAPIAnswer.attempt($0, idField: idField) } unanswered: { VonageAPIAnswer.attempt($0) }
+        return await send(request) { VonageAPIAnswer.attempt($0, idField: idField) } unanswered: {
+            VonageAPIAnswer.attempt($0)
+        }
     }
 
     private func send(_ request: OutboundRequest, answered: (OutboundResponse) -> DeliveryAttempt,

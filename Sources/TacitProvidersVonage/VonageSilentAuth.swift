@@ -26,7 +26,8 @@ struct VonageSilentAuth: SilentAuthProvider, SilentProviderCheck {
         // A code that is not Verify's shape can't be the one Verify gave: a mismatch, and
         // the one attempt is not spent on it.
         guard VonageVerifyRequest.isCode(code) else { return SilentProviderVerdict(result: .noMatch) }
-        guard let call = VonageVerifyRequest.check(settings, requestId: submission.reference, code: code, now: clock.now()),
+        guard let call = VonageVerifyRequest.check(settings, requestId: submission.reference, code: code,
+                                                   now: clock.now()),
               let response = try? await http.send(call) else { return nil }
         return VonageVerifyAnswer.checked(response, requestId: submission.reference)
     }

@@ -20,7 +20,8 @@ enum VonageVerifyAnswer {
             guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
                 return .failed(.unavailable, events: [])
             }
-            return .issuedAtProvider(SilentChallenge(checkURL: url, provider: VonageProvider.name, reference: id), events: [])
+            return .issuedAtProvider(SilentChallenge(checkURL: url, provider: VonageProvider.name, reference: id),
+                                     events: [])
         // 412: the number's network is not one Verify can check silently; 422: Verify
         // won't take the number at all. Either way another provider may.
         case 412, 422: return .failed(.noCoverage, events: [])

@@ -16,9 +16,12 @@ enum VonageVerifyRequest {
     /// `client_ref` brings its event callbacks back to the verification and step.
     static func start(_ settings: VonageVerifySettings, request: SilentCheckRequest, now: Date,
                       timeout: TimeInterval = 10) -> OutboundRequest? {
-        guard let url = URL(string: settings.apiURL + path), let auth = try? settings.authorization(now: now) else { return nil }
+        guard let url = URL(string: settings.apiURL + path), let auth = try? settings.authorization(now: now) else {
+            return nil
+        }
         let digits = request.phoneNumber.hasPrefix("+") ? String(request.phoneNumber.dropFirst()) : request.phoneNumber
-        let channel: JSONValue = .object(["channel": .string("silent_auth"), "to": .string(digits), "coverage_check": .bool(true)])
+        let channel: JSONValue = .object(["channel": .string("silent_auth"), "to": .string(digits),
+                                          "coverage_check": .bool(true)])
         var members: [(String, JSONValue)] = [("brand", .string(brand)), ("workflow", .array([channel]))]
         if let reference = VonageClientReference.text(verificationId: request.verificationId, step: request.step) {
             members.append(("client_ref", .string(reference)))
@@ -39,7 +42,8 @@ enum VonageVerifyRequest {
     }
 
     private static func headers(_ auth: String) -> [(String, String)] {
-        [("Authorization", auth), ("Content-Type", "application/json"), ("Accept", "application/json"), ("User-Agent", "tacit")]
+        [("Authorization", auth), ("Content-Type", "application/json"), ("Accept", "application/json"),
+         ("User-Agent", "tacit")]
     }
 
     /// Verify's request ids are UUIDs; anything else is not put in a path.

@@ -26,7 +26,8 @@ public struct VonageVerifySettings: Sendable {
         guard (1...64).contains(id.count), id.allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == "-") }) else {
             throw ProviderSetupError(setting: idSetting, problem: "must be a Vonage application id (a UUID)")
         }
-        let key = try VonageApplicationCredentials.key(settings.value(VonageApplicationCredentials.privateKeyFileSetting))
+        let key = try VonageApplicationCredentials.key(
+            settings.value(VonageApplicationCredentials.privateKeyFileSetting))
         let apiSetting = VonageApplicationCredentials.apiURLSetting
         let apiURL = settings.value(apiSetting) ?? "https://api.nexmo.com"
         guard let url = URL(string: apiURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
@@ -37,6 +38,7 @@ public struct VonageVerifySettings: Sendable {
 
     /// `Authorization: Bearer <token>`, a fresh token per call as for messaging.
     func authorization(now: Date) throws(CryptoError) -> String {
-        "Bearer " + (try JWT.sign(claims: VonageApplicationToken.claims(applicationId: applicationId, now: now), privateKey: privateKey))
+        "Bearer " + (try JWT.sign(claims: VonageApplicationToken.claims(applicationId: applicationId, now: now),
+                                  privateKey: privateKey))
     }
 }

@@ -28,13 +28,15 @@ enum VonageVoiceRequest {
     static func body(_ message: OutboundMessage, credentials: VonageApplicationCredentials) -> Body? {
         guard let from = credentials.voiceFrom else { return nil }
         let events = credentials.publicURL.map { [$0 + "/v1/callbacks/vonage?ref=" + message.callbackReference] }
-        return Body(to: [Endpoint(number: VonageApplicationCredentials.digits(message.to))], from: Endpoint(number: from),
+        return Body(to: [Endpoint(number: VonageApplicationCredentials.digits(message.to))],
+                    from: Endpoint(number: from),
                     ncco: [Talk(text: message.body, language: language(message))], event_url: events)
     }
 
     static func make(_ message: OutboundMessage, credentials: VonageApplicationCredentials, authorization: String,
                      timeout: TimeInterval) -> OutboundRequest? {
-        guard let url = URL(string: credentials.apiURL + "/v1/calls"), let body = body(message, credentials: credentials) else { return nil }
+        guard let url = URL(string: credentials.apiURL + "/v1/calls"),
+              let body = body(message, credentials: credentials) else { return nil }
         return VonageJSON.request(url: url, body: body, authorization: authorization, timeout: timeout)
     }
 

@@ -22,22 +22,27 @@ struct DevSilentCheck: Sendable {
         var checkUrl: String
         var clientToken: String
         var path: String?
-        enum CodingKeys: String, CodingKey { case requestId = "request_id", checkUrl = "check_url", clientToken = "client_token", path }
+        enum CodingKeys: String, CodingKey {
+            case requestId = "request_id", checkUrl = "check_url", clientToken = "client_token", path
+        }
     }
 
     func run(_ request: HTTPRequest) async throws -> HTTPResponse {
         let number = try HandsetMount.number(of: request)
         guard let body = try? JSONDecoder().decode(Body.self, from: Data(request.body)) else {
-            throw ProviderProblem.malformedJSON("Send {\"request_id\", \"check_url\", \"client_token\", \"path\": \"cellular\" | \"wifi\"}.")
+            throw ProviderProblem.malformedJSON("Send {\"request_id\", \"check_url\", \"client_token\", "
+                                                    + "\"path\": \"cellular\" | \"wifi\"}.")
         }
         let path = body.path ?? "cellular"
-        guard ["cellular", "wifi"].contains(path), let checkURL = URL(string: body.checkUrl), let base = URL(string: baseURL()) else {
+        guard ["cellular", "wifi"].contains(path), let checkURL = URL(string: body.checkUrl),
+              let base = URL(string: baseURL()) else {
             throw ProviderProblem.invalidParameter("path", reason: "must be cellular or wifi, with an http check_url")
         }
         // Only this server's own check URL for the named request is fetched: anything
         // else would make the button a loopback port scanner that reports what it found.
         guard issuedBy(body.checkUrl) == body.requestId else {
-            throw ProviderProblem.invalidParameter("check_url", reason: "must be the check_url this server issued for request_id")
+            throw ProviderProblem.invalidParameter("check_url",
+                                                   reason: "must be the check_url this server issued for request_id")
         }
         guard let verification = try await verification(body.requestId), verification.phoneNumber == number else {
             throw ProviderProblem.notFound

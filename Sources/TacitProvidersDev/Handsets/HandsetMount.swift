@@ -15,7 +15,8 @@ struct HandsetMount: ProviderMount {
             ProviderRoute("GET", "/v1/dev/handsets/:number/inbox", exposure: .devTool) { request in
                 ProviderRoute.uncachedJSON(["messages": try await inbox.messages(for: try Self.number(of: request))])
             },
-            ProviderRoute("POST", "/v1/dev/handsets/:number/silent-check", exposure: .devTool, handler: silentCheck.run),
+            ProviderRoute("POST", "/v1/dev/handsets/:number/silent-check", exposure: .devTool,
+                          handler: silentCheck.run),
         ]
     }
 

@@ -16,8 +16,10 @@ struct OperatorAnswerReader: SilentVerdictReader {
     var key: [UInt8]? { (keys as? FixedOperatorKey)?.key }
 
     func verdict(for callback: SilentCallback) async -> SilentVerdict? {
-        guard let key = try? await keys.signingKey(), let answer = OperatorAnswer(query: callback.query, key: key) else { return nil }
-        return SilentVerdict(result: Self.result(answer.result), state: answer.state, session: answer.session, expires: answer.expires)
+        guard let key = try? await keys.signingKey(),
+              let answer = OperatorAnswer(query: callback.query, key: key) else { return nil }
+        return SilentVerdict(result: Self.result(answer.result), state: answer.state, session: answer.session,
+                             expires: answer.expires)
     }
 
     static func result(_ result: OperatorAnswer.Result) -> SilentVerdict.Result {

@@ -19,14 +19,17 @@ final class StoredGatewaySessions: GatewaySessionStore {
     init(store: any DevStateStore) { self.store = store }
 
     func open(_ session: GatewaySession, id: String, now: Date) async throws {
-        try await store.openGatewaySession(id: id, DevGatewaySession(number: session.number, redirectURI: session.redirectURI,
+        try await store.openGatewaySession(id: id, DevGatewaySession(number: session.number,
+                                                                     redirectURI: session.redirectURI,
                                                                      expiresAt: session.expiresAt, used: session.used))
         if opens.add(1, ordering: .relaxed).newValue.isMultiple(of: Self.sweepEvery) {
             _ = try? await store.sweepGatewaySessions(expiredBefore: now.addingTimeInterval(-Self.keptAfterExpiry))
         }
     }
 
-    func claim(_ id: String, now: Date, accepting: @escaping @Sendable (GatewaySession) -> Bool) async throws -> GatewayClaim {
+    func claim(
+        _ id: String, now: Date, accepting: @escaping @Sendable (GatewaySession) -> Bool
+    ) async throws -> GatewayClaim {
         switch try await store.claimGatewaySession(id: id, now: now, accepting: { accepting(Self.session($0)) }) {
         case .unknown: return .unknown
         case .refused: return .refused
@@ -37,6 +40,7 @@ final class StoredGatewaySessions: GatewaySessionStore {
     }
 
     static func session(_ stored: DevGatewaySession) -> GatewaySession {
-        GatewaySession(number: stored.number, redirectURI: stored.redirectURI, expiresAt: stored.expiresAt, used: stored.used)
+        GatewaySession(number: stored.number, redirectURI: stored.redirectURI, expiresAt: stored.expiresAt,
+                       used: stored.used)
     }
 }

@@ -17,7 +17,8 @@ enum GSM7 {
         uniquingKeysWith: { first, _ in first })
 
     static let extended: [Unicode.Scalar: UInt8] = [
-        "\u{0C}": 0x0A, "^": 0x14, "{": 0x28, "}": 0x29, "\\": 0x2F, "[": 0x3C, "~": 0x3D, "]": 0x3E, "|": 0x40, "€": 0x65,
+        "\u{0C}": 0x0A, "^": 0x14, "{": 0x28, "}": 0x29, "\\": 0x2F,
+        "[": 0x3C, "~": 0x3D, "]": 0x3E, "|": 0x40, "€": 0x65,
     ]
 
     /// The septets of `text`, one per octet, or nil when a character is outside both tables.

@@ -18,7 +18,8 @@ struct SMPPDeliver: Equatable {
 
     var isReceipt: Bool { esmClass & 0x3C == Self.receiptClass }
 
-    init(sourceAddress: String, esmClass: UInt8, dataCoding: UInt8 = 0, shortMessage: [UInt8], tlvs: [UInt16: [UInt8]] = [:]) {
+    init(sourceAddress: String, esmClass: UInt8, dataCoding: UInt8 = 0, shortMessage: [UInt8],
+         tlvs: [UInt16: [UInt8]] = [:]) {
         self.sourceAddress = sourceAddress
         self.esmClass = esmClass
         self.dataCoding = dataCoding

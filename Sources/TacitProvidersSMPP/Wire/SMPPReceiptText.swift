@@ -24,11 +24,15 @@ struct SMPPReceiptText: Equatable {
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
         let tlvState = deliver.tlvs[SMPPDeliver.messageStateTag].flatMap { $0.count == 1 ? Self.states[$0[0]] : nil }
-        guard let id = tlvId ?? fields["id"], !id.isEmpty, let state = tlvState ?? fields["stat"]?.uppercased() else { return nil }
+        guard let id = tlvId ?? fields["id"], !id.isEmpty, let state = tlvState ?? fields["stat"]?.uppercased() else {
+            return nil
+        }
         messageId = id
         self.state = state
         errorCode = fields["err"].flatMap { code in
-            (1...8).contains(code.count) && code.allSatisfy({ $0.isASCII && $0.isNumber }) && Int(code) != 0 ? code : nil
+            (1...8).contains(code.count) && code.allSatisfy({ $0.isASCII && $0.isNumber }) && Int(code) != 0
+                ? code
+                : nil
         }
     }
 

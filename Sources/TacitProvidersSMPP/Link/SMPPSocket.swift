@@ -21,8 +21,8 @@ final class SMPPSocket: @unchecked Sendable {
 
     /// Resolves `host` and connects, blocking for at most `timeout` seconds per address.
     static func connect(host: String, port: Int, timeout: TimeInterval) throws(SMPPLinkError) -> SMPPSocket {
+        // Zeroed hints ask for every address family, IPv4 and IPv6 alike.
         var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var found: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &found) == 0, let first = found else {

@@ -23,8 +23,8 @@ struct WebhookTargetGuard: Sendable {
 
     /// IPv4 addresses as 4 bytes, IPv6 as 16.
     static func resolve(_ host: String) -> [[UInt8]]? {
+        // Zeroed hints ask for every address family, IPv4 and IPv6 alike.
         var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, nil, &hints, &list) == 0 else { return nil }

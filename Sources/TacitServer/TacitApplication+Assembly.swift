@@ -45,8 +45,7 @@ extension TacitApplication {
         let verdicts = SilentVerdictReaders(byProvider: dependencies.silentVerdictReaders,
                                             fallback: dependencies.silentVerdicts ?? NoSilentVerdicts())
         let silentFlow = SilentFlow(runner: runner, keys: silentKeys, verdicts: verdicts)
-        let served = serve(dependencies.faces, runner: runner, silent: silentFlow, keys: silentKeys,
-                           fields: secrets.fieldProtection)
+        let served = serve(dependencies.faces, runner: runner, silent: silentFlow)
         let webhooks = WebhookDispatcher(
             store: store, clock: clock, settings: configuration.webhooks, httpClient: dependencies.httpClient,
             random: dependencies.random, wakeup: doorbell, faces: served,
@@ -82,12 +81,10 @@ extension TacitApplication {
     }
 
     /// The faces as this application serves them, over the engine every face shares.
-    func serve(_ faces: [any CompatibleFace], runner: WorkflowRunner, silent: SilentFlow, keys: SilentKeys,
-               fields: SealedFields) -> ServedFaces {
-        let context = FaceContext(runner: runner, store: store,
+    func serve(_ faces: [any CompatibleFace], runner: WorkflowRunner, silent: SilentFlow) -> ServedFaces {
+        let context = FaceContext(runner: runner,
                                   applications: (store as? any ApplicationStore).map(ApplicationDirectory.init),
-                                  phones: PhoneNumberParser(), allowVirtualRange: configuration.dev, silent: silent,
-                                  silentKeys: keys, fields: fields)
+                                  phones: PhoneNumberParser(), allowVirtualRange: configuration.dev, silent: silent)
         return ServedFaces(Dictionary(faces.map { ($0.name, $0.serve(in: context)) },
                                       uniquingKeysWith: { first, _ in first }))
     }

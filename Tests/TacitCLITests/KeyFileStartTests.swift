@@ -9,20 +9,6 @@ import TacitTesting
 /// the setting and the fix, never a key.
 @Suite("The key file at serve's start", .timeLimit(.minutes(1)))
 struct KeyFileStartTests {
-    /// A database with one verification, sealed by a dev server with `configure`'s keys.
-    static func sealedDatabase(in directory: URL, configure: @escaping (inout ServerConfiguration) -> Void = { _ in })
-        async throws -> String {
-        let db = directory.appendingPathComponent("tacit.db").path
-        try await TestApplication.test(.inProcess, configure: { configuration, _ in
-            configuration.databasePath = db
-            configure(&configuration)
-        }) { _, client in
-            let started = try await client.start("+99012345683", channels: ["sms"])
-            #expect(started.reply.status == 202)
-        }
-        return db
-    }
-
     @Test("a key file that group or others can read is refused with exit 2 and one line naming the file and the fix")
     func exposedFileRefused() async throws {
         let directory = try StoreFiles.directory()
@@ -42,7 +28,7 @@ struct KeyFileStartTests {
     func missingOrWrongKeyFile() async throws {
         let directory = try StoreFiles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let db = try await Self.sealedDatabase(in: directory)
+        let db = try await TestApplication.sealedDatabase(in: directory)
         let file = db + ".key"
         let original = Hex.encode(try #require(try StoredFiles.keys(in: file).first))
         try FileManager.default.removeItem(atPath: file)
@@ -66,7 +52,7 @@ struct KeyFileStartTests {
     func wrongSecret() async throws {
         let directory = try StoreFiles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let db = try await Self.sealedDatabase(in: directory) { $0.secret = "first-secret-9f2c" }
+        let db = try await TestApplication.sealedDatabase(in: directory) { $0.secret = "first-secret-9f2c" }
         #expect(!FileManager.default.fileExists(atPath: db + ".key"))
         let run = await CommandRun.of(["serve", "--port", "0", "--db", db],
                                       environment: ["TACIT_SECRET": "second-secret-71ab"])

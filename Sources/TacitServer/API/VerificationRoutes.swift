@@ -43,8 +43,10 @@ struct VerificationRoutes: Sendable {
                                  clientTokenHash: try secrets.tokenHash(clientToken), createdAt: runner.clock.now())
         draft.applicationId = application
         draft.face = Verification.v1Face
-        let event = EventDraft("api:create", note: "The app's backend asked Tacit to verify \(number.redacted) (POST"
-                                                   + " /v1/verifications).",
+        let event = EventDraft("api:create", note: """
+                                   The app's backend asked Tacit to verify \(number.redacted) \
+                                   (POST /v1/verifications).
+                                   """,
                                data: ["phone_number": .phone(number.e164),
                                       "client_ref": start.options.clientRef.map { .text($0) } ?? .null,
                                       "face": .text(draft.face)])

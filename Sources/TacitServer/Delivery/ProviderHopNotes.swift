@@ -26,8 +26,10 @@ enum ProviderHopNotes {
         switch attempt.refusal {
         case nil:
             return EventDraft("provider:accepted", channel: channel, source: .provider, outcome: .success,
-                              note: "\(attempt.provider) accepted the \(channel.spokenName) message for delivery (its"
-                                    + " id is in the data).",
+                              note: """
+                                  \(attempt.provider) accepted the \(channel.spokenName) message for delivery \
+                                  (its id is in the data).
+                                  """,
                               data: data)
         case .transient?:
             if let next { data["next_provider"] = .text(next) }

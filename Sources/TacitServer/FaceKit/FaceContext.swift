@@ -8,7 +8,6 @@ import TacitStore
 public struct FaceContext: Sendable {
     /// Every change goes through it, so guards, the timeline, webhooks and the console see it.
     public let runner: WorkflowRunner
-    public let store: any VerificationStore
     /// Where applications and the faces' records live; nil for a store without them, where
     /// no face credential can be checked and every face call is refused.
     public let applications: ApplicationDirectory?
@@ -17,10 +16,11 @@ public struct FaceContext: Sendable {
     public let allowVirtualRange: Bool
     /// The check_url hops every face's silent step goes through.
     public let silent: SilentFlow
-    public let silentKeys: SilentKeys
-    /// Seals and opens the secrets a face keeps for applications.
-    public let fields: SealedFields
 
+    public var store: any VerificationStore { runner.store }
+    public var silentKeys: SilentKeys { silent.keys }
     public var clock: any TacitClock { runner.clock }
     public var secrets: ServerSecrets { runner.secrets }
+    /// Seals and opens the secrets a face keeps for applications.
+    public var fields: SealedFields { secrets.fieldProtection }
 }

@@ -28,8 +28,10 @@ enum Notes {
         return EventDraft(
             WorkflowEvent.started(workflow: workflow, channelTimeout: timeout, codeLength: codeLength,
                                   phoneNumber: number).label,
-            note: "A verification started for \(Redactor.phone(number)). Tacit will try \(steps),"
-                  + " moving on whenever a step can't finish within \(timeout) seconds.",
+            note: """
+                A verification started for \(Redactor.phone(number)). Tacit will try \(steps), \
+                moving on whenever a step can't finish within \(timeout) seconds.
+                """,
             data: ["phone_number": .phone(number), "workflow": .list(workflow.map { .text($0.rawValue) }),
                    "channel_timeout": .int(timeout), "code_length": .int(codeLength)]
         )
@@ -65,8 +67,10 @@ enum Notes {
     static func codeSent(_ channel: Channel, length: Int, to number: String) -> EventDraft {
         EventDraft(WorkflowEvent.codeSent(channel, length: length, phoneNumber: number).label, channel: channel,
                    outcome: .success,
-                   note: "A \(length)-digit code was sent by \(channel.spokenName) to \(Redactor.phone(number))."
-                         + " Only a keyed hash of it is stored.",
+                   note: """
+                       A \(length)-digit code was sent by \(channel.spokenName) to \(Redactor.phone(number)). \
+                       Only a keyed hash of it is stored.
+                       """,
                    data: ["phone_number": .phone(number), "code_length": .int(length)])
     }
 

@@ -1,18 +1,18 @@
 import Foundation
-import TacitTesting
 
-/// The verification API's calls the command tests make around a command, over the test client.
+/// The verification API's calls that many suites make, over the test client.
 extension TestClient {
     /// Starts a verification and returns its id (empty if the start was refused) and the answer.
-    func start(_ number: String, channels: [String] = ["sms", "voice"])
+    public func start(_ number: String, channels: [String] = ["sms", "voice"], extra: [String: Any] = [:])
         async throws -> (id: String, reply: TestResponse) {
-        let reply = try await post("/v1/verifications", json: ["phone_number": number,
-                                                               "workflow": channels.map { ["channel": $0] }])
+        var body: [String: Any] = ["phone_number": number, "workflow": channels.map { ["channel": $0] }]
+        body.merge(extra) { $1 }
+        let reply = try await post("/v1/verifications", json: body)
         return (reply.string("request_id") ?? "", reply)
     }
 
     /// The codes in a virtual handset's inbox, oldest first: a message's first run of 4 or more digits.
-    func inboxCodes(_ number: String) async throws -> [String] {
+    public func inboxCodes(_ number: String) async throws -> [String] {
         let reply = try await get("/v1/dev/handsets/\(number.replacingOccurrences(of: "+", with: "%2B"))/inbox")
         let messages = reply.json["messages"] as? [[String: Any]] ?? []
         return messages.compactMap { $0["body"] as? String }.compactMap { body in
@@ -21,7 +21,7 @@ extension TestClient {
     }
 
     /// The newest code in a virtual handset's inbox.
-    func latestCode(_ number: String) async throws -> String? {
+    public func latestCode(_ number: String) async throws -> String? {
         try await inboxCodes(number).last
     }
 }

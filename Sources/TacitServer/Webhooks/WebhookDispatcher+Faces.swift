@@ -12,17 +12,7 @@ extension WebhookDispatcher {
             try? await store.recordOutboxAttempt(id: message.id, outcome: .dead, at: clock.now())
             return
         }
-        let attempt = message.attempts + 1
         let endpoint = WebhookEndpoint(url: target.url.absoluteString, secrets: [], applicationId: nil)
-        var report = WebhookAttempt(messageId: message.id, verificationId: message.verificationId, type: message.type,
-                                    attempt: attempt, statusCode: nil, result: .refused)
-        if await allowed(target.url) {
-            report.statusCode = await post(message.payload, to: target.url, headers: target.headers)
-            report.result = await settle(message, endpoint: endpoint, attempt: attempt, status: report.statusCode)
-        } else {
-            try? await store.recordOutboxAttempt(id: message.id, outcome: .dead, at: clock.now())
-        }
-        await timeline(message.verificationId, report.draft(endpoint: endpoint.displayName))
-        reports.yield(report)
+        await attempt(message, to: target.url, endpoint: endpoint, headers: target.headers)
     }
 }

@@ -90,11 +90,18 @@ final class WebhookDispatcher: Sendable {
                                          result: .endpointDisabled))
             return
         }
+        await attempt(message, to: URL(string: endpoint.url), endpoint: endpoint, headers: headers(message, endpoint))
+    }
+
+    /// One attempt at `message`: POSTed to `url` with `headers` when the target guard allows
+    /// it (dead otherwise), settled in the store, recorded on the timeline and reported.
+    func attempt(_ message: OutboxMessage, to url: URL?, endpoint: WebhookEndpoint,
+                 headers: @autoclosure () -> [(String, String)]) async {
         let attempt = message.attempts + 1
         var report = WebhookAttempt(messageId: message.id, verificationId: message.verificationId, type: message.type,
                                     attempt: attempt, statusCode: nil, result: .refused)
-        if let url = URL(string: endpoint.url), await allowed(url) {
-            report.statusCode = await post(message.payload, to: url, headers: headers(message, endpoint))
+        if let url, await allowed(url) {
+            report.statusCode = await post(message.payload, to: url, headers: headers())
             report.result = await settle(message, endpoint: endpoint, attempt: attempt, status: report.statusCode)
         } else {
             try? await store.recordOutboxAttempt(id: message.id, outcome: .dead, at: clock.now())

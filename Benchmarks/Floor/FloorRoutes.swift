@@ -35,10 +35,11 @@ struct FloorRoutes: Sendable {
         let id = FloorStore.ids.make()
         let sms = body["workflow"] != nil
         do {
-            guard try await store.insert(id, number: number, groupBytes: sms ? GroupSize.smsCreate : GroupSize.silentCreate) else {
+            let groupBytes = sms ? GroupSize.smsCreate : GroupSize.silentCreate
+            guard try await store.insert(id, number: number, groupBytes: groupBytes, queuesSend: sms) else {
                 return .problem(status: 409, type: "concurrent-verification", title: "Conflict", detail: "A verification is pending.")
             }
-            if sms { try await store.change(id, finishing: false, groupBytes: GroupSize.delivery) }
+            if sms { try await store.change(id, finishing: false, groupBytes: GroupSize.delivery, settlesSend: true) }
         } catch {
             return .problem(status: 503, type: "unavailable", title: "Unavailable", detail: "The store failed.")
         }

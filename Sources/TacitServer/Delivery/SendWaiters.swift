@@ -10,19 +10,25 @@ final class SendWaiters: Sendable {
     /// between one commit and its request's wait.
     static let kept = 256
 
+    private struct Waiter {
+        var continuation: CheckedContinuation<WorkflowRunner.Performed?, Never>
+        var deadline: Date
+    }
     private struct State {
-        var waiting: [String: CheckedContinuation<WorkflowRunner.Performed?, Never>] = [:]
+        var waiting: [String: Waiter] = [:]
         var ended: [String: WorkflowRunner.Performed] = [:]
         var order: [String] = []
         /// The worker has stopped: nothing will end a send here any more.
         var closed = false
     }
     private let state = Mutex(State())
+    /// Ends each wait at its bound: one sleeping task for the earliest bound, not one per wait.
+    private let alarm = DeadlineAlarm()
 
     /// The send `key` ended, leaving `performed`: its request, if waiting, goes on.
     func ended(_ key: String, _ performed: WorkflowRunner.Performed) {
         let waiter = state.withLock { state -> CheckedContinuation<WorkflowRunner.Performed?, Never>? in
-            if let waiter = state.waiting.removeValue(forKey: key) { return waiter }
+            if let waiter = state.waiting.removeValue(forKey: key) { return waiter.continuation }
             state.ended[key] = performed
             state.order.append(key)
             if state.order.count > Self.kept { state.ended[state.order.removeFirst()] = nil }
@@ -38,26 +44,13 @@ final class SendWaiters: Sendable {
         let waiting = state.withLock { state -> [CheckedContinuation<WorkflowRunner.Performed?, Never>] in
             state.closed = true
             defer { state.waiting = [:] }
-            return Array(state.waiting.values)
+            return state.waiting.values.map(\.continuation)
         }
         waiting.forEach { $0.resume(returning: nil) }
     }
 
     /// What the send `key` left, once it ends, or nil at `deadline` on `clock`, whichever comes first.
     func wait(for key: String, until deadline: Date, clock: any TacitClock) async -> WorkflowRunner.Performed? {
-        await withTaskGroup(of: WorkflowRunner.Performed?.self) { group in
-            group.addTask { await self.result(key) }
-            group.addTask {
-                try? await clock.sleep(until: deadline)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
-    }
-
-    private func result(_ key: String) async -> WorkflowRunner.Performed? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<WorkflowRunner.Performed?, Never>) in
                 let now: (Bool, WorkflowRunner.Performed?) = state.withLock { state in
@@ -65,15 +58,40 @@ final class SendWaiters: Sendable {
                         state.order.removeAll { $0 == key }
                         return (true, performed)
                     }
-                    if Task.isCancelled || state.closed { return (true, nil) }
-                    state.waiting[key] = continuation
+                    if Task.isCancelled || state.closed || deadline <= clock.now() { return (true, nil) }
+                    state.waiting[key] = Waiter(continuation: continuation, deadline: deadline)
                     return (false, nil)
                 }
-                if now.0 { continuation.resume(returning: now.1) }
+                if now.0 {
+                    continuation.resume(returning: now.1)
+                } else {
+                    alarm.arm(deadline, clock: clock) { [self] in expire(clock: clock) }
+                }
             }
         } onCancel: {
             let waiter = state.withLock { $0.waiting.removeValue(forKey: key) }
-            waiter?.resume(returning: nil)
+            waiter?.continuation.resume(returning: nil)
         }
+    }
+
+    /// The alarm rang: every wait whose bound has come goes on with nil, and the alarm is
+    /// armed for the earliest bound still ahead.
+    private func expire(clock: any TacitClock) {
+        let (due, next) = state.withLock { state -> ([Waiter], Date?) in
+            let now = clock.now()
+            var due: [Waiter] = []
+            var next: Date?
+            for (key, waiter) in state.waiting {
+                if waiter.deadline <= now {
+                    due.append(waiter)
+                    state.waiting[key] = nil
+                } else {
+                    next = min(next ?? waiter.deadline, waiter.deadline)
+                }
+            }
+            return (due, next)
+        }
+        due.forEach { $0.continuation.resume(returning: nil) }
+        if let next { alarm.arm(next, clock: clock) { [self] in expire(clock: clock) } }
     }
 }

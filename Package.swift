@@ -41,7 +41,7 @@ let package = Package(
             name: "TacitServer",
             dependencies: ["TacitNetworking", "TacitCore", "TacitCrypto", "TacitPhone", "TacitStore", "TacitStoreSQLite",
                            "TacitHTTP", "TacitProviderKit"],
-            resources: [.copy("Console"), .copy("openapi.json")]
+            resources: [.copy("Console"), .copy("openapi.json"), .copy("Locales")]
         ),
         // The drop-in compatible APIs, each on the server's one face extension point (`CompatibleFace`).
         .target(

@@ -10,10 +10,13 @@ public struct OutboundMessage: Sendable, Equatable {
     public var verificationId: String
     /// The workflow step whose code this is: with the id, what a provider's receipt refers to.
     public var step: Int
-    /// The language `body` is written in (`en`, `es`, `fr`, `de`, `pt`), for a voice to speak it.
+    /// The language `body` is written in (`en`, `ja`, `zh`), for a voice to speak it.
     public var language: String
     /// The verification's locale as asked for (`en-us`), for a regional voice.
     public var locale: String
+    /// The text-to-speech voice for a call (`de-DE`), chosen from the locale's voices;
+    /// empty when the sender left it to the provider to choose from `language` and `locale`.
+    public var voice: String
     /// The code alone, for providers whose template takes it as a parameter (WhatsApp
     /// authentication templates); `body` already holds it for everyone else.
     public var code: String
@@ -24,8 +27,8 @@ public struct OutboundMessage: Sendable, Equatable {
     public var idempotencyKey: String?
 
     public init(channel: Channel, to: String, body: String, verificationId: String,
-                step: Int = 0, language: String = "en", locale: String = "en", code: String = "", brand: String = "",
-                idempotencyKey: String? = nil) {
+                step: Int = 0, language: String = "en", locale: String = "en", voice: String = "",
+                code: String = "", brand: String = "", idempotencyKey: String? = nil) {
         self.channel = channel
         self.to = to
         self.body = body
@@ -33,6 +36,7 @@ public struct OutboundMessage: Sendable, Equatable {
         self.step = step
         self.language = language
         self.locale = locale
+        self.voice = voice
         self.code = code
         self.brand = brand
         self.idempotencyKey = idempotencyKey

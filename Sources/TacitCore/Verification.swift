@@ -7,7 +7,12 @@ public struct Verification: Sendable, Equatable {
     /// E.164. Kept in memory only; stores persist it sealed.
     public var phoneNumber: String
     public var brand: String
+    /// The locale its messages are written in: as the start asked for it, or chosen from
+    /// the number's region when it asked for none (docs/locales.md).
     public var locale: String
+    /// Why `locale` is what it is: `requested`, `number` (from the number's region) or
+    /// `default`; nil for a verification stored before locales were chosen.
+    public var localeSource: String?
     public var clientRef: String?
     public var codeLength: Int
     public var channelTimeout: Int

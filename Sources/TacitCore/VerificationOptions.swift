@@ -9,13 +9,15 @@ public struct VerificationOptions: Sendable, Equatable {
     public var codeLength: Int
     public var channelTimeout: Int
     public var brand: String
+    /// The locale the start asked for; empty when it asked for none, and the server then
+    /// chooses one from the number (docs/locales.md).
     public var locale: String
     public var clientRef: String?
     public var simSwap: SimSwapPolicy?
 
     public init(
         workflow: [Channel] = VerificationOptions.defaultWorkflow, codeLength: Int = 6,
-        channelTimeout: Int = 60, brand: String = "Tacit", locale: String = "en-us",
+        channelTimeout: Int = 60, brand: String = "Tacit", locale: String = "",
         clientRef: String? = nil, simSwap: SimSwapPolicy? = nil
     ) {
         self.workflow = workflow

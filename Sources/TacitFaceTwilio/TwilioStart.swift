@@ -33,7 +33,9 @@ struct TwilioStart: Sendable {
             }
             if form["CustomCode"] != nil { throw .customCodeUnsupported }
             let locale = form["Locale"]
-            if let locale, !Self.isLocale(locale) { throw .invalidParameter("Locale") }
+            if let locale, !Self.isLocale(locale) || LocaleCatalog.builtIn.match(locale) == nil {
+                throw .invalidParameter("Locale")
+            }
             return TwilioStart(number: number, channel: channel, locale: locale?.lowercased())
         }
     }

@@ -41,10 +41,12 @@ struct VonageStartRequest: Sendable, Equatable {
             reader.problem("client_ref", "must be 1 to 40 letters and digits")
         }
         if let locale = reader.string("locale") {
-            if Self.isLocale(locale) {
-                options.locale = locale.lowercased()
-            } else {
+            if !Self.isLocale(locale) {
                 reader.problem("locale", "must look like en-us")
+            } else if LocaleCatalog.builtIn.match(locale) == nil {
+                reader.problem("locale", LocaleCatalog.unservedReason)
+            } else {
+                options.locale = locale.lowercased()
             }
         }
         _ = reader.bool("fraud_check")

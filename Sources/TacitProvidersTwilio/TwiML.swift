@@ -1,9 +1,10 @@
 import Foundation
+import TacitCore
 
 /// The TwiML a code call runs: one `<Say>` of the message's text (which already reads the
 /// code digit by digit, twice) in a voice for its language, XML-escaped.
 enum TwiML {
-    /// Twilio's `<Say>` languages Tacit has a text for, by language then region; the first
+    /// For a message that names no voice: Twilio's `<Say>` languages, by language then region; the first
     /// of each is the default for the language.
     static let voices: [String: [String]] = [
         "en": ["en-US", "en-GB", "en-AU", "en-IN"],
@@ -13,8 +14,10 @@ enum TwiML {
         "pt": ["pt-BR", "pt-PT"],
     ]
 
-    static func say(_ text: String, language: String, locale: String) -> String {
-        "<Response><Say language=\"\(voice(language: language, locale: locale))\">\(escape(text))</Say></Response>"
+    /// The message's own voice (its locale's, chosen by the server) when it names one.
+    static func say(_ message: OutboundMessage) -> String {
+        let spoken = message.voice.isEmpty ? voice(language: message.language, locale: message.locale) : message.voice
+        return "<Response><Say language=\"\(spoken)\">\(escape(message.body))</Say></Response>"
     }
 
     /// The locale's own voice when Twilio has one (`en-gb` → `en-GB`), else the language's default.

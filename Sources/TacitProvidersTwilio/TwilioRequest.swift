@@ -28,7 +28,7 @@ enum TwilioRequest {
         case .voice:
             guard let from = settings.from else { return nil }
             fields = [("To", message.to), ("From", from),
-                      ("Twiml", TwiML.say(message.body, language: message.language, locale: message.locale))]
+                      ("Twiml", TwiML.say(message))]
         case .sms, .whatsapp, .silentAuth:
             let whatsapp = message.channel == .whatsapp
             fields = [("To", whatsapp ? "whatsapp:" + message.to : message.to)]

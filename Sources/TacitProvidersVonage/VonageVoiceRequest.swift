@@ -40,7 +40,8 @@ enum VonageVoiceRequest {
         return VonageJSON.request(url: url, body: body, authorization: authorization, timeout: timeout)
     }
 
-    /// The regional voices Vonage's text-to-speech has for Tacit's languages, the first of each the default.
+    /// For a message that names no voice (its locale's, chosen by the server): the regional
+    /// voices Vonage's text-to-speech has for these languages, the first of each the default.
     static let languages: [String: [String]] = [
         "en": ["en-US", "en-GB", "en-AU", "en-IN", "en-ZA", "en-NZ", "en-IE"],
         "es": ["es-ES", "es-MX", "es-US"],
@@ -51,6 +52,7 @@ enum VonageVoiceRequest {
 
     /// The locale's own voice when Vonage has one (`en-gb` → `en-GB`), else the language's default.
     static func language(_ message: OutboundMessage) -> String {
+        if !message.voice.isEmpty { return message.voice }
         let choices = languages[message.language] ?? languages["en"]!
         let wanted = message.locale.replacingOccurrences(of: "_", with: "-").lowercased()
         return choices.first { $0.lowercased() == wanted } ?? choices[0]

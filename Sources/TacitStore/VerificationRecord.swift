@@ -12,6 +12,7 @@ public struct VerificationRecord: Sendable {
     var clientTokenHash: [UInt8]
     var endedAt: Date?
     var silentCheck: SilentCheckReference?
+    var localeSource: String?
     /// The state's part kept in the record; status and deadline are columns.
     var currentStep: Int?
     var codeHash: [UInt8]?
@@ -29,6 +30,7 @@ public struct VerificationRecord: Sendable {
         v.risk = risk
         v.endedAt = endedAt
         v.silentCheck = silentCheck
+        v.localeSource = localeSource
         v.lastSeq = lastSeq
         return v
     }
@@ -69,6 +71,8 @@ public struct VerificationRecord: Sendable {
             w.string(check.provider)
             w.string(check.reference)
         }
+        // Added later still, after the silent check: a record that ends before it has none.
+        w.optional(v.localeSource) { $0.string($1) }
         return w.bytes
     }
 
@@ -112,8 +116,10 @@ public struct VerificationRecord: Sendable {
                 SilentCheckReference(step: try r.int(), provider: try r.string(), reference: try r.string())
             }
         }
+        let localeSource = r.isAtEnd ? nil : try r.optional { try $0.string() }
         return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,
                                   clientTokenHash: clientTokenHash, endedAt: endedAt, silentCheck: silentCheck,
+                                  localeSource: localeSource,
                                   currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
     }
 }

@@ -23,7 +23,13 @@ struct StartRequest: Equatable, Sendable {
         if let country, !Self.isRegionCode(country) {
             json.problem("country", "must be a two-letter ISO 3166 region code")
         }
-        if !Self.isLocale(options.locale) { json.problem("locale", "must look like en-us") }
+        if !options.locale.isEmpty {
+            if !Self.isLocale(options.locale) {
+                json.problem("locale", "must look like en-us")
+            } else if LocaleCatalog.builtIn.match(options.locale) == nil {
+                json.problem("locale", LocaleCatalog.unservedReason)
+            }
+        }
         for problem in options.problems() where !json.problems.contains(where: { $0.name == problem.name }) {
             json.problem(problem.name, problem.reason)
         }

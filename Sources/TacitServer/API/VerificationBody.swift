@@ -13,6 +13,7 @@ struct VerificationBody {
             "channel": v.activeChannel.map { .string($0.rawValue) } ?? .null,
             "expires_at": v.expiresAt.map { .string(Timestamp.format($0)) } ?? .null,
             "face": .string(v.face),
+            "locale": .object(["tag": .string(v.locale), "source": v.localeSource.map { .string($0) } ?? .null]),
             "request_id": .string(v.id),
             "risk": .object(["sim_swapped": v.risk.simSwapped.map { .bool($0) } ?? .null]),
             "status": .string(v.status.rawValue),

@@ -15,14 +15,17 @@ extension WorkflowRunner {
         }
     }
 
-    /// The message that carries `code` for `step`, in the verification's language.
+    /// The message that carries `code` for `step`, in the verification's locale, spoken (for
+    /// a call) by that locale's voice.
     func message(for verification: Verification, step: Int, channel: Channel, code: String,
                  key: String) -> OutboundMessage {
         let body = MessageText.body(channel: channel, brand: verification.brand, code: code,
                                     locale: verification.locale)
+        let tag = MessageText.language(for: verification.locale)
         return OutboundMessage(channel: channel, to: verification.phoneNumber, body: body,
                                verificationId: verification.id, step: step,
-                               language: MessageText.language(for: verification.locale), locale: verification.locale,
+                               language: String(tag.prefix { $0 != "-" }), locale: verification.locale,
+                               voice: LocaleCatalog.builtIn.voice(for: verification.locale),
                                code: code, brand: verification.brand, idempotencyKey: key)
     }
 

@@ -15,7 +15,8 @@ extension WorkflowRunner {
 
         /// Words the events the turn's decisions asked for since the last call.
         mutating func catchUp(_ turn: Turn) {
-            drafts += turn.effects[worded...].compactMap(\.event).map(Notes.draft)
+            let verification = turn.verification
+            drafts += turn.effects[worded...].compactMap(\.event).map { Notes.draft($0, of: verification) }
             worded = turn.effects.count
         }
 

@@ -61,6 +61,8 @@ public final class WorkflowRunner: Sendable {
     /// Inserts a new verification, starts its first step and returns it as it then stands.
     public func create(_ draft: Verification, events: [EventDraft],
                        idempotency: IdempotencyRecord?) async throws -> Outcome<Void> {
+        var (draft, events) = (draft, events)
+        Self.chooseLocale(&draft, noting: &events)
         var swapped: Bool?
         if let policy = draft.simSwap {
             swapped = await simSwap.swapped(phoneNumber: draft.phoneNumber, maxAgeHours: policy.maxAgeHours)
@@ -192,6 +194,19 @@ public final class WorkflowRunner: Sendable {
             FileHandle.standardError.write(Data("tacit: a timer could not fire yet (\(error)); retrying in 1 s\n".utf8))
             timers.schedule(id, at: clock.now().addingTimeInterval(1))
         }
+    }
+
+    /// Every start's locale, whichever API made it: the one it asked for, else its number's
+    /// region's, else the default; what was chosen and why goes on the start's first event.
+    static func chooseLocale(_ draft: inout Verification, noting events: inout [EventDraft]) {
+        let requested = draft.locale.isEmpty ? nil : draft.locale
+        let choice = LocaleCatalog.builtIn.choose(
+            requested: requested, region: requested == nil ? LocaleCatalog.region(of: draft.phoneNumber) : nil)
+        draft.locale = choice.tag.lowercased()
+        draft.localeSource = choice.source
+        guard !events.isEmpty else { return }
+        events[0].data["locale"] = .text(draft.locale)
+        events[0].data["locale_source"] = .text(choice.source)
     }
 
     private struct Applied<T: Sendable>: Sendable {

@@ -5,8 +5,13 @@ import TacitCore
 /// becomes a draft whose note teaches what happened and why. The machine decides the
 /// label and channel; everything else a reader sees is worded here.
 enum Notes {
-    static func draft(_ event: WorkflowEvent) -> EventDraft {
-        switch event {
+    /// `verification`, when given, words what only it knows: the locale and the SMS's
+    /// encoding and parts on `sms:code_sent`.
+    static func draft(_ event: WorkflowEvent, of verification: Verification? = nil) -> EventDraft {
+        if case .codeSent(let channel, let length, let number) = event, let verification {
+            return codeSent(channel, length: length, to: number, verification: verification)
+        }
+        return switch event {
         case .started(let workflow, let timeout, let length, let number):
             started(workflow: workflow, timeout: timeout, codeLength: length, number: number)
         case .simSwapChecked(let swapped, let policy): simSwap(swapped: swapped, policy: policy)
@@ -62,6 +67,19 @@ enum Notes {
         return EventDraft(WorkflowEvent.stepStarted(channel, index: index, timeout: timeout).label, channel: channel,
                           note: what + " This step has \(timeout) seconds.",
                           data: ["step": .int(index + 1), "timeout_seconds": .int(timeout)])
+    }
+
+    /// With the message's locale, and for an SMS its alphabet and how many parts it takes.
+    static func codeSent(_ channel: Channel, length: Int, to number: String, verification: Verification) -> EventDraft {
+        var draft = codeSent(channel, length: length, to: number)
+        draft.data["locale"] = .text(MessageText.language(for: verification.locale))
+        if channel == .sms {
+            let encoding = MessageText.smsEncoding(brand: verification.brand, codeLength: length,
+                                                   locale: verification.locale)
+            draft.data["encoding"] = .text(encoding.alphabet.rawValue)
+            draft.data["segments"] = .int(encoding.segments)
+        }
+        return draft
     }
 
     static func codeSent(_ channel: Channel, length: Int, to number: String) -> EventDraft {

@@ -137,7 +137,7 @@ let package = Package(
                                    "TacitTesting"]),
         .testTarget(name: "TacitProvidersCAMARATests",
                     dependencies: ["TacitProvidersCAMARA", "TacitProviderKit", "TacitServer", "TacitCore",
-                                   "TacitCrypto", "TacitTesting"]),
+                                   "TacitCrypto", "TacitTesting", "TacitOperator", "TacitKit"]),
         .testTarget(name: "TacitProvidersDevTests",
                     dependencies: ["TacitProvidersDev", "TacitProviderKit", "TacitServer", "TacitOperator",
                                    "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),

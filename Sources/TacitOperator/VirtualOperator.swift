@@ -13,6 +13,8 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
     let sessions: any GatewaySessionStore
     /// Signs verdicts and access tokens: `configuration.signingKey` unless a shared source is given.
     let keys: any OperatorKeySource
+    /// The authorization server's codes, tokens and seen assertions: this process's memory.
+    let grants = OperatorGrants()
     private let base = Mutex("http://127.0.0.1")
 
     /// `sessions` and `keys` default to this process's memory and `configuration`'s key;
@@ -81,10 +83,5 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
         guard configuration.latencyMilliseconds > 0 else { return }
         let until = clock.now().addingTimeInterval(TimeInterval(configuration.latencyMilliseconds) / 1000)
         try? await clock.sleep(until: until)
-    }
-
-    /// The access tokens' key, derived from the signing key.
-    func tokenKey() async throws -> [UInt8] {
-        HMAC.sha256(key: try await keys.signingKey(), message: Array("tacit:operator:token".utf8))
     }
 }

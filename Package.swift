@@ -82,7 +82,7 @@ let package = Package(
             name: "TacitCLI",
             dependencies: [
                 "TacitNetworking", "TacitCore", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitProvidersDev", "TacitProvidersTwilio",
-                "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit",
+                "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit", "TacitOperator",
                 "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP", "TacitProviderKit",
             ]
         ),

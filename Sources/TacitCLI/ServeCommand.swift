@@ -94,6 +94,7 @@ enum ServeCommand: Command {
         var dependencies = dependencies
         let store = try StoreFactory.open(configuration)
         DevProviders.wire(into: &dependencies, configuration: configuration, state: store.sharedDevState)
+        ServeProviders.camaraOnVirtualOperator(configuration, dependencies: &dependencies)
         ServeProviders.wire(silent, into: &dependencies)
         let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -27,9 +27,9 @@ extension VirtualOperator {
     func authorize(_ request: HTTPRequest) async -> HTTPResponse {
         await hop()
         let query = request.query
-        guard let clientId = query["client_id"], let client = configuration.clients.first(where: {
-            $0.clientId == clientId
-        }) else { return Self.oauthError(400, "invalid_client", "The client is not registered with this operator.") }
+        guard let clientId = query["client_id"], let client = client(clientId) else {
+            return Self.oauthError(400, "invalid_client", "The client is not registered with this operator.")
+        }
         guard let redirect = query["redirect_uri"], client.redirectURIs.contains(redirect) else {
             return Self.oauthError(400, "invalid_request", "redirect_uri is not one registered for this client.")
         }
@@ -66,7 +66,7 @@ extension VirtualOperator {
         let form = Self.form(request.body)
         let now = clock.now()
         guard form["client_assertion_type"] == OperatorClient.assertionType, let assertion = form["client_assertion"],
-              let client = configuration.clients.first(where: { $0.clientId == form["client_id"] }),
+              let client = client(form["client_id"]),
               let jti = client.authenticates(assertion, audience: tokenEndpoint, now: now),
               grants.firstUse(ofAssertion: client.clientId + " " + jti,
                               expires: now.addingTimeInterval(TimeInterval(OperatorClient.assertionLifetime)), now: now)

@@ -16,7 +16,6 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
     /// The authorization server's codes, tokens and seen assertions: this process's memory.
     let grants = OperatorGrants()
     private let base = Mutex("http://127.0.0.1")
-    private let registered = Mutex<[OperatorClient]>([])
 
     /// `sessions` and `keys` default to this process's memory and `configuration`'s key;
     /// several instances on one store pass the store's, so any of them continues a check.
@@ -36,17 +35,10 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
 
     public var providerName: String { OperatorNotes.provider }
 
-    /// Registers an API consumer beside `configuration.clients` (the composition root's
-    /// CAMARA client in `--dev`, once its settings are read).
-    public func register(_ client: OperatorClient) {
-        registered.withLock { $0.append(client) }
-    }
-
     /// The registered client with `clientId`, if any.
     func client(_ clientId: String?) -> OperatorClient? {
         guard let clientId else { return nil }
         return configuration.clients.first { $0.clientId == clientId }
-            ?? registered.withLock { $0.first { $0.clientId == clientId } }
     }
 
     /// Checks coverage and, when the number is covered, opens a single-use gateway

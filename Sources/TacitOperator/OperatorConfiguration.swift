@@ -3,7 +3,7 @@ import TacitCrypto
 
 /// How the virtual operator is set up.
 public struct OperatorConfiguration: Sendable {
-    /// Signs the gateway's answers and the access tokens it hands out. The Tacit server
+    /// Signs the gateway's answers. The Tacit server
     /// verifies answers with the same key (shared in-process, or configured).
     public var signingKey: [UInt8]
     /// Source addresses that count as the operator's cellular network.

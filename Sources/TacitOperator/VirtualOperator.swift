@@ -11,7 +11,7 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
     public let configuration: OperatorConfiguration
     let clock: any TacitClock
     let sessions: any GatewaySessionStore
-    /// Signs verdicts and access tokens: `configuration.signingKey` unless a shared source is given.
+    /// Signs verdicts: `configuration.signingKey` unless a shared source is given.
     let keys: any OperatorKeySource
     /// The authorization server's codes, tokens and seen assertions: this process's memory.
     let grants = OperatorGrants()

@@ -82,7 +82,7 @@ let package = Package(
             name: "TacitCLI",
             dependencies: [
                 "TacitNetworking", "TacitCore", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitProvidersDev", "TacitProvidersTwilio",
-                "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit",
+                "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit", "TacitOperator",
                 "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP", "TacitProviderKit",
             ]
         ),
@@ -137,7 +137,7 @@ let package = Package(
                                    "TacitTesting"]),
         .testTarget(name: "TacitProvidersCAMARATests",
                     dependencies: ["TacitProvidersCAMARA", "TacitProviderKit", "TacitServer", "TacitCore",
-                                   "TacitCrypto", "TacitTesting"]),
+                                   "TacitCrypto", "TacitTesting", "TacitOperator", "TacitKit"]),
         .testTarget(name: "TacitProvidersDevTests",
                     dependencies: ["TacitProvidersDev", "TacitProviderKit", "TacitServer", "TacitOperator",
                                    "TacitCore", "TacitCrypto", "TacitHTTP", "TacitTesting"]),

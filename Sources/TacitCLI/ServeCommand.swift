@@ -93,7 +93,9 @@ enum ServeCommand: Command {
                               silent: SilentProviderRouter?, _ context: CommandContext) async throws {
         var dependencies = dependencies
         let store = try StoreFactory.open(configuration)
-        DevProviders.wire(into: &dependencies, configuration: configuration, state: store.sharedDevState)
+        let clients = ServeProviders.camaraAtDevOperator(configuration, dependencies: &dependencies)
+        DevProviders.wire(into: &dependencies, configuration: configuration, state: store.sharedDevState,
+                          clients: clients)
         ServeProviders.wire(silent, into: &dependencies)
         let application = TacitApplication(configuration: configuration, store: store, dependencies: dependencies)
         try await withThrowingTaskGroup(of: Void.self) { group in

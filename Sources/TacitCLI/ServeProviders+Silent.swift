@@ -1,5 +1,6 @@
 import Foundation
 import TacitCore
+import TacitOperator
 import TacitProvidersCAMARA
 import TacitServer
 
@@ -16,5 +17,24 @@ extension ServeProviders {
         dependencies.silentVerdictReaders[camara.silentAuth.providerName] = camara.verdicts
         dependencies.simSwap = camara.simSwap
         return RoutedSilentProvider(name: camara.silentAuth.providerName, provider: camara.silentAuth)
+    }
+
+    /// In `--dev`, CAMARA aimed at the server's own virtual operator (`TACIT_CAMARA_ISSUER`
+    /// is `{TACIT_PUBLIC_URL}/operator`): `+990` checks go through the CAMARA adapter and the
+    /// operator's code flow, as they would against a real operator, and the client to
+    /// register with the operator is returned (its RSA key's public half and Tacit's
+    /// callback). SIM Swap is left to the operator's own, which offers no CIBA. Called before
+    /// the dev providers are wired, which keep the silent port set here. docs/operator.md.
+    static func camaraAtDevOperator(_ configuration: ServerConfiguration,
+                                        dependencies: inout TacitApplication.Dependencies) -> [OperatorClient] {
+        guard configuration.dev, let publicURL = configuration.publicURL,
+              let settings = try? CamaraSettings(configuration.providers, publicURL: publicURL),
+              settings.issuer + "/" == publicURL + (publicURL.hasSuffix("/") ? "" : "/") + "operator/",
+              let publicKey = settings.signingKey.rsaPublicKey else { return [] }
+        let camara = CamaraProvider(settings: settings, http: dependencies.httpClient, clock: dependencies.clock)
+        dependencies.silentVerdictReaders[camara.silentAuth.providerName] = camara.verdicts
+        dependencies.silentAuth = camara.silentAuth
+        dependencies.simSwap = nil
+        return [OperatorClient(clientId: settings.clientId, publicKey: publicKey, redirectURIs: [settings.redirectURI])]
     }
 }

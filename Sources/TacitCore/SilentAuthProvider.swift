@@ -25,13 +25,18 @@ public struct SilentCheckRequest: Sendable, Equatable {
     /// there (as an OAuth server redirects only to a registered `redirect_uri`); nil when
     /// the device ends at the provider instead and no verdict travels through it.
     public var callbackURL: String?
+    /// The SIM-swap window the verification asked for (`sim_swap.max_age_hours`), for a
+    /// provider whose check also says whether the SIM changed; nil when none was asked.
+    public var simSwapMaxAgeHours: Int?
 
-    public init(verificationId: String, step: Int, phoneNumber: String, expiresAt: Date, callbackURL: String? = nil) {
+    public init(verificationId: String, step: Int, phoneNumber: String, expiresAt: Date, callbackURL: String? = nil,
+                simSwapMaxAgeHours: Int? = nil) {
         self.verificationId = verificationId
         self.step = step
         self.phoneNumber = phoneNumber
         self.expiresAt = expiresAt
         self.callbackURL = callbackURL
+        self.simSwapMaxAgeHours = simSwapMaxAgeHours
     }
 }
 

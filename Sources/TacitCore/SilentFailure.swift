@@ -10,6 +10,9 @@ public enum SilentFailure: Sendable, Equatable, CaseIterable {
     case expired
     case integrity
     case unavailable
+    /// The provider refused the submitted code and allows no other attempt at its check
+    /// (Vonage Verify's one silent attempt): the step ends as its attempts ran out.
+    case wrongCode
 
     public var endReason: EndReason {
         switch self {
@@ -21,6 +24,7 @@ public enum SilentFailure: Sendable, Equatable, CaseIterable {
         case .expired: .checkURLExpired
         case .integrity: .integrityError
         case .unavailable: .unavailable
+        case .wrongCode: .tooManyAttempts
         }
     }
 

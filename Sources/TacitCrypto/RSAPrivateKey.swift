@@ -48,6 +48,23 @@ public final class RSAPrivateKey: @unchecked Sendable {
     public func isValid(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         PEMReader.verify(signature, message: message, key: key)
     }
+
+    /// The public half, as a server that registers this key's holder would be given it.
+    ///
+    /// - Throws: ``CryptoError`` `operation` when OpenSSL can't write it.
+    public func publicKey() throws(CryptoError) -> RSAPublicKey {
+        guard let bio = BIO_new(BIO_s_mem()) else { throw .operation("RSA: out of memory") }
+        defer { BIO_free(bio) }
+        guard PEM_write_bio_PUBKEY(bio, key) == 1 else {
+            ERR_clear_error()
+            throw .operation("RSA: OpenSSL could not write the public key")
+        }
+        var pointer: UnsafeMutablePointer<CChar>?
+        let length = BIO_ctrl(bio, BIO_CTRL_INFO, 0, &pointer)
+        guard length > 0, let pointer else { throw .operation("RSA: OpenSSL could not write the public key") }
+        let pem = String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+        return try RSAPublicKey(pem: pem)
+    }
 }
 
 /// PEM parsing and the RSA checks shared by the private and public key types.

@@ -38,34 +38,35 @@ struct CamaraRequest: Sendable {
     var caller: Caller
     var body: Body
 
-    /// Reads the request, throwing the CAMARA error the spec names for what is wrong.
-    init(_ request: HTTPRequest, in network: VirtualOperator, tokenKey: [UInt8],
-         readsBody: Bool = true) throws(CamaraError) {
+    /// Reads the request, throwing the CAMARA error the spec names for what is wrong: the
+    /// credentials first, then the body. A device token is spent only once the body is
+    /// good, so a malformed call doesn't cost the device its one use.
+    init(_ request: HTTPRequest, in network: VirtualOperator, readsBody: Bool = true) throws(CamaraError) {
         if let given = request.header("x-correlator"), !Self.isValidCorrelator(given) {
             throw .invalidArgument("The x-correlator header is not valid.")
         }
         correlator = request.header("x-correlator")
-        caller = try Self.caller(request, network: network, tokenKey: tokenKey)
-        body = Body()
-        guard readsBody else { return }
-        guard let decoded = try? JSONDecoder().decode(Body.self, from: Data(request.body)) else {
-            throw .invalidArgument("The request body is not a valid JSON object of the expected fields.")
-        }
-        body = decoded
-        if let phone = body.phoneNumber, !Self.isValidPhone(phone) {
-            throw .invalidArgument("phoneNumber must be in E.164 format, like +99012345670.")
-        }
-    }
-
-    static func caller(_ request: HTTPRequest, network: VirtualOperator,
-                       tokenKey: [UInt8]) throws(CamaraError) -> Caller {
         guard let header = request.header("authorization"), header.lowercased().hasPrefix("bearer ") else {
             throw .unauthenticated
         }
         let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-        if ConstantTime.equals(token, network.configuration.apiKey) { return .consumer }
-        guard let access = AccessToken(token, key: tokenKey, now: network.clock.now()) else { throw .unauthenticated }
-        return .device(access)
+        let consumer = ConstantTime.equals(token, network.configuration.apiKey)
+        guard consumer || network.grants.isLive(token, now: network.clock.now()) else { throw .unauthenticated }
+        caller = .consumer
+        body = Body()
+        if readsBody {
+            guard let decoded = try? JSONDecoder().decode(Body.self, from: Data(request.body)) else {
+                throw .invalidArgument("The request body is not a valid JSON object of the expected fields.")
+            }
+            body = decoded
+            if let phone = body.phoneNumber, !Self.isValidPhone(phone) {
+                throw .invalidArgument("phoneNumber must be in E.164 format, like +99012345670.")
+            }
+        }
+        guard !consumer else { return }
+        // Spent here, once: a second call with the same token finds nothing.
+        guard let access = network.grants.spend(token, now: network.clock.now()) else { throw .unauthenticated }
+        caller = .device(access)
     }
 
     /// The number the call is about: from the body for a consumer, from the token for a device.

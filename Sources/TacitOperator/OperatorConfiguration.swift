@@ -3,7 +3,7 @@ import TacitCrypto
 
 /// How the virtual operator is set up.
 public struct OperatorConfiguration: Sendable {
-    /// Signs the gateway's answers and the access tokens it hands out. The Tacit server
+    /// Signs the gateway's answers. The Tacit server
     /// verifies answers with the same key (shared in-process, or configured).
     public var signingKey: [UInt8]
     /// Source addresses that count as the operator's cellular network.
@@ -14,8 +14,12 @@ public struct OperatorConfiguration: Sendable {
     public var apiKey = "op_dev_key"
     /// How long a gateway answer stays valid on its way back to Tacit.
     public var answerLifetime: TimeInterval = 30
-    /// How long a network-based access token (Number Verification) stays valid.
+    /// How long a network-based access token (Number Verification) stays valid; it answers one call.
     public var tokenLifetime: TimeInterval = 300
+    /// How long an authorization code may wait to be redeemed; it is redeemed once.
+    public var codeLifetime: TimeInterval = 60
+    /// The API consumers registered with the operator's authorization server.
+    public var clients: [OperatorClient] = []
     /// How far back the operator keeps SIM changes (CAMARA `monitoredPeriod`, days).
     public var monitoredPeriodDays = 120
 

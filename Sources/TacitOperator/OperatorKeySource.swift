@@ -2,7 +2,7 @@
 /// key of one process), or a store several instances share, so that a verdict signed by
 /// one instance's gateway is verified by any instance.
 public protocol OperatorKeySource: Sendable {
-    /// The key the gateway signs verdicts with and the access tokens derive from.
+    /// The key the gateway signs verdicts with.
     func signingKey() async throws -> [UInt8]
 }
 

@@ -13,9 +13,15 @@ public struct OperatorRoutes: Sendable {
     public func register(_ add: (String, String, @escaping HTTPHandler) -> Void) {
         let network = self.network
         add("GET", "/operator/gateway/:session") { await network.gateway($0) }
+        add("GET", "/operator/.well-known/openid-configuration") { await network.discovery($0) }
         add("GET", "/operator/authorize") { await network.authorize($0) }
-        add("POST", "/camara/number-verification/v0/verify") { request in
-            await network.camara(request) { call throws(CamaraError) in try network.verifyNumber(call) }
+        add("POST", "/operator/token") { await network.token($0) }
+        // v0 as the operator first offered it, v2 as number-verification 2.x names it (what
+        // the CAMARA adapter calls under `{apiRoot}`): the same call.
+        for version in ["v0", "v2"] {
+            add("POST", "/camara/number-verification/\(version)/verify") { request in
+                await network.camara(request) { call throws(CamaraError) in try network.verifyNumber(call) }
+            }
         }
         add("GET", "/camara/number-verification/v0/device-phone-number") { request in
             await network.camara(request, readsBody: false) { call throws(CamaraError) in

@@ -11,9 +11,8 @@ extension VirtualOperator {
                 _ body: (CamaraRequest) throws(CamaraError) -> [String: CamaraJSON.Value]) async -> HTTPResponse {
         await hop()
         let echoed = request.header("x-correlator").flatMap { CamaraRequest.isValidCorrelator($0) ? $0 : nil }
-        guard let key = try? await tokenKey() else { return CamaraError.unavailable.response(correlator: echoed) }
         do {
-            let parsed = try CamaraRequest(request, in: self, tokenKey: key, readsBody: readsBody)
+            let parsed = try CamaraRequest(request, in: self, readsBody: readsBody)
             return CamaraJSON.response(try body(parsed), correlator: echoed)
         } catch {
             return error.response(correlator: echoed)

@@ -11,8 +11,10 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
     public let configuration: OperatorConfiguration
     let clock: any TacitClock
     let sessions: any GatewaySessionStore
-    /// Signs verdicts and access tokens: `configuration.signingKey` unless a shared source is given.
+    /// Signs verdicts: `configuration.signingKey` unless a shared source is given.
     let keys: any OperatorKeySource
+    /// The authorization server's codes, tokens and seen assertions: this process's memory.
+    let grants = OperatorGrants()
     private let base = Mutex("http://127.0.0.1")
 
     /// `sessions` and `keys` default to this process's memory and `configuration`'s key;
@@ -32,6 +34,12 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
     }
 
     public var providerName: String { OperatorNotes.provider }
+
+    /// The registered client with `clientId`, if any.
+    func client(_ clientId: String?) -> OperatorClient? {
+        guard let clientId else { return nil }
+        return configuration.clients.first { $0.clientId == clientId }
+    }
 
     /// Checks coverage and, when the number is covered, opens a single-use gateway
     /// session that ends with the silent step and answers only to the request's
@@ -81,10 +89,5 @@ public final class VirtualOperator: SilentAuthProvider, SimSwapChecker {
         guard configuration.latencyMilliseconds > 0 else { return }
         let until = clock.now().addingTimeInterval(TimeInterval(configuration.latencyMilliseconds) / 1000)
         try? await clock.sleep(until: until)
-    }
-
-    /// The access tokens' key, derived from the signing key.
-    func tokenKey() async throws -> [UInt8] {
-        HMAC.sha256(key: try await keys.signingKey(), message: Array("tacit:operator:token".utf8))
     }
 }

@@ -22,4 +22,10 @@ enum CamaraNotes {
         note: "The check would come back to a callback other than the redirect URI registered with the operator, "
             + "so Tacit did not start it.",
         data: ["provider": .text("camara"), "reason": .text("callback_unregistered")])
+
+    static let verdictMissing = EventDraft(
+        "silent_auth:provider_verdict", channel: .silentAuth, source: .provider, outcome: .failure,
+        note: "The operator answered Number Verification without saying whether the device holds the number "
+            + "(no devicePhoneNumberVerified), so Tacit took no verdict from it and did not complete the check.",
+        data: ["provider": .text("camara"), "result": .text("none"), "reason": .text("verdict_missing")])
 }

@@ -25,6 +25,13 @@ public struct CamaraSigningKey: Sendable {
         fingerprint = SHA256.hash(Array("tacit:camara:key:".utf8) + Array(pem.utf8))
     }
 
+    /// The public half of an RSA key, as the operator registers it (the virtual operator in
+    /// `--dev`); nil for an EC key, which the virtual operator does not take.
+    public var rsaPublicKey: RSAPublicKey? {
+        guard case .rsa(let rsa) = key else { return nil }
+        return try? rsa.publicKey()
+    }
+
     /// The `alg` of every assertion.
     var algorithm: String {
         switch key {

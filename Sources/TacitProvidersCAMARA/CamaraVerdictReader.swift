@@ -33,8 +33,13 @@ public struct CamaraVerdictReader: SilentVerdictReader {
         let verifier = CamaraAuthorization.verifier(nonce: nonce, key: settings.flowKey)
         // A refused code (spent, expired, another flow's) is not the operator's verdict on this check.
         guard case .token(let token, _) = await tokens.redeem(code: code, verifier: verifier,
-                                                              at: metadata.tokenEndpoint),
-              let result = await verify.verify(phoneNumber: number, token: token) else { return nil }
-        return SilentVerdict(result: result, state: state, session: nil, expires: nil)
+                                                              at: metadata.tokenEndpoint) else { return nil }
+        switch await verify.verify(phoneNumber: number, token: token) {
+        case .verdict(let result): return SilentVerdict(result: result, state: state, session: nil, expires: nil)
+        case .malformed:
+            await callback.note(state, CamaraNotes.verdictMissing)
+            return nil
+        case .none: return nil
+        }
     }
 }

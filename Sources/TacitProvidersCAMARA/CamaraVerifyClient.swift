@@ -18,23 +18,33 @@ struct CamaraVerifyClient: Sendable {
             : [("phoneNumber", .string(phoneNumber))]
     }
 
-    /// match or no match; `notCellular` when the operator says the token was not earned on
-    /// its mobile network; nil when it gave no verdict (refused token, outage).
-    func verify(phoneNumber: String, token: String) async -> SilentVerdict.Result? {
-        guard let url = URL(string: settings.apiURL + Self.path) else { return nil }
-        let request = CamaraWire.json(Self.body(phoneNumber: phoneNumber, hashed: settings.verifyHashed), to: url,
-                                      token: token, correlator: UUID().uuidString.lowercased())
-        guard let response = try? await http.send(request) else { return nil }
-        return Self.result(response)
+    /// What one call answered: the operator's verdict, or none, with why when the operator
+    /// answered but not as Number Verification must.
+    enum Answer: Sendable, Equatable {
+        case verdict(SilentVerdict.Result)
+        /// A `200` without a boolean `devicePhoneNumberVerified`: not a verdict, least of all a match.
+        case malformed
+        /// A refused token, an outage, no answer.
+        case none
     }
 
-    static func result(_ response: OutboundResponse) -> SilentVerdict.Result? {
+    /// match or no match; `notCellular` when the operator says the token was not earned on
+    /// its mobile network; no verdict when it gave none.
+    func verify(phoneNumber: String, token: String) async -> Answer {
+        guard let url = URL(string: settings.apiURL + Self.path) else { return .none }
+        let request = CamaraWire.json(Self.body(phoneNumber: phoneNumber, hashed: settings.verifyHashed), to: url,
+                                      token: token, correlator: UUID().uuidString.lowercased())
+        guard let response = try? await http.send(request) else { return .none }
+        return Self.answer(response)
+    }
+
+    static func answer(_ response: OutboundResponse) -> Answer {
         if response.status == 200 {
             guard case .bool(let verified)? = CamaraWire.object(response)?["devicePhoneNumberVerified"] else {
-                return nil
+                return .malformed
             }
-            return verified ? .match : .noMatch
+            return .verdict(verified ? .match : .noMatch)
         }
-        return response.status == 403 && CamaraWire.errorCode(response) == notOnNetwork ? .notCellular : nil
+        return response.status == 403 && CamaraWire.errorCode(response) == notOnNetwork ? .verdict(.notCellular) : .none
     }
 }

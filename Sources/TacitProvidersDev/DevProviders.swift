@@ -27,8 +27,11 @@ public enum DevProviders {
     /// instances on one database continue each other's checks
     /// (docs/postgres.md#--dev-on-several-instances). A configured operator secret still
     /// names the key.
+    ///
+    /// `clients` are the API consumers the operator's authorization server knows (the CAMARA
+    /// client, when CAMARA is aimed at this operator; docs/operator.md).
     public static func wire(into dependencies: inout some ProviderPorts, configuration: some DevModeSettings,
-                            state: (any DevStateStore)? = nil) {
+                            state: (any DevStateStore)? = nil, clients: [OperatorClient] = []) {
         let key = operatorKey(configuration)
         guard configuration.dev else {
             if let key { dependencies.silentVerdicts = dependencies.silentVerdicts ?? OperatorAnswerReader(key: key) }
@@ -36,6 +39,7 @@ public enum DevProviders {
         }
         var settings = OperatorConfiguration(signingKey: key ?? SecureRandom.bytes(32))
         settings.latencyMilliseconds = configuration.operatorLatencyMilliseconds
+        settings.clients = clients
         var keys: any OperatorKeySource = FixedOperatorKey(settings.signingKey)
         var sessions: any GatewaySessionStore = GatewaySessions()
         if let state {

@@ -27,7 +27,9 @@ enum TruIDAnswer {
     }
 
     /// The PATCH's answer: the verdict on a completed check; nil when tru.ID gave none.
-    static func verdict(_ response: OutboundResponse) -> SilentProviderVerdict? {
+    /// `windowMinutes` is the SIM-change window the check was created with (nil: none was
+    /// asked, and tru.ID's own 7 days apply).
+    static func verdict(_ response: OutboundResponse, windowMinutes: Int? = nil) -> SilentProviderVerdict? {
         let object = (try? JSONParser.parse(response.body))?.objectValue ?? [:]
         guard response.status == 200 else {
             return slug(object) == "not_mobile_ip" ? SilentProviderVerdict(result: .notCellular) : nil
@@ -35,9 +37,10 @@ enum TruIDAnswer {
         switch object["status"]?.stringValue {
         case "COMPLETED":
             guard case .bool(let match)? = object["match"] else { return nil }
-            var simChanged: Bool?
-            if case .bool(let unchanged)? = object["no_sim_change"] { simChanged = !unchanged }
-            return SilentProviderVerdict(result: match ? .match : .noMatch, simChanged: simChanged)
+            let window = windowMinutes ?? TruIDRequest.defaultPeriod
+            return SilentProviderVerdict(result: match ? .match : .noMatch,
+                                         simChanged: simChanged(object, windowMinutes: window),
+                                         simChangeWindowMinutes: window)
         case "EXPIRED":
             return SilentProviderVerdict(result: .expired)
         case "ERROR":
@@ -46,6 +49,21 @@ enum TruIDAnswer {
         default:
             return nil
         }
+    }
+
+    /// Whether the SIM changed within `windowMinutes`. `no_sim_change` answers for the check's
+    /// `period`, so it counts only when tru.ID's `no_sim_change_period`, if given, is that
+    /// window; `sim_change_within` (the bucket, in minutes, the latest change falls in) says
+    /// "changed" when its bucket ends inside the window. A bucket reaching past the window,
+    /// with no `no_sim_change` for the window, can't tell: nil.
+    static func simChanged(_ object: [String: JSONValue], windowMinutes: Int) -> Bool? {
+        var changed: Bool?
+        let period = object["no_sim_change_period"]?.numberValue.map { Int($0) }
+        if period == nil || period == windowMinutes, case .bool(let unchanged)? = object["no_sim_change"] {
+            changed = !unchanged
+        }
+        if let within = object["sim_change_within"]?.numberValue, Int(within) <= windowMinutes { changed = true }
+        return changed
     }
 
     /// `https://developer.tru.id/docs/reference/api-errors#mno_not_supported` → `mno_not_supported`.

@@ -19,14 +19,29 @@ enum TruIDRequest {
         ], body: Array(body.utf8), timeout: timeout)
     }
 
-    /// `POST /subscriber_check/v0.2/checks` with the number as tru.ID writes it (E.164 digits, no `+`).
+    /// SubscriberCheck's `period`: the SIM-change window in minutes, 60 to 540000.
+    static let periodRange = 60...540_000
+    /// tru.ID's window when a check names no `period`: 7 days.
+    static let defaultPeriod = 10_080
+
+    /// The `period` for a window of `hours` (the verification's `sim_swap.max_age_hours`), within tru.ID's range.
+    static func period(hours: Int) -> Int {
+        min(max(hours.multipliedReportingOverflow(by: 60).overflow ? periodRange.upperBound : hours * 60,
+                periodRange.lowerBound), periodRange.upperBound)
+    }
+
+    /// `POST /subscriber_check/v0.2/checks` with the number as tru.ID writes it (E.164 digits, no `+`),
+    /// and the SIM-change window asked for as `period`, so that `no_sim_change` answers for it.
     static func create(
-        _ settings: TruIDSettings, token: String, phoneNumber: String, timeout: TimeInterval = 10
+        _ settings: TruIDSettings, token: String, phoneNumber: String, simSwapMaxAgeHours: Int? = nil,
+        timeout: TimeInterval = 10
     ) -> OutboundRequest? {
         guard let url = URL(string: settings.url + checksPath) else { return nil }
         let digits = phoneNumber.hasPrefix("+") ? String(phoneNumber.dropFirst()) : phoneNumber
+        var body: [String: JSONValue] = ["phone_number": .string(digits)]
+        if let hours = simSwapMaxAgeHours { body["period"] = .number(Double(period(hours: hours))) }
         var writer = JSONWriter()
-        writer.value(.object(["phone_number": .string(digits)]))
+        writer.value(.object(body))
         return OutboundRequest(method: "POST", url: url, headers: headers(token, contentType: "application/json"),
                                body: writer.bytes, timeout: timeout)
     }

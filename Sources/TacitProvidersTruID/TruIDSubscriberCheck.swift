@@ -6,7 +6,8 @@ import TacitProviderKit
 /// and hands the device tru.ID's `check_url`; the device opens it over mobile data and
 /// ends at tru.ID with `{check_id, code}`. Tacit then `PATCH`es that code onto the check
 /// it created (the id it recorded, never the one the device shows), and tru.ID answers
-/// `match` and `no_sim_change`.
+/// `match`, `no_sim_change` over the `period` the check was created with (the verification's
+/// SIM-swap window) and `sim_change_within`.
 struct TruIDSubscriberCheck: SilentAuthProvider, SilentProviderCheck {
     let settings: TruIDSettings
     let http: any OutboundHTTPClient
@@ -16,7 +17,8 @@ struct TruIDSubscriberCheck: SilentAuthProvider, SilentProviderCheck {
 
     func begin(_ request: SilentCheckRequest) async -> SilentBeginResult {
         guard let response = await authorized({
-            TruIDRequest.create(settings, token: $0, phoneNumber: request.phoneNumber)
+            TruIDRequest.create(settings, token: $0, phoneNumber: request.phoneNumber,
+                                simSwapMaxAgeHours: request.simSwapMaxAgeHours)
         }) else {
             return .failed(.unavailable, events: [])
         }
@@ -28,7 +30,8 @@ struct TruIDSubscriberCheck: SilentAuthProvider, SilentProviderCheck {
         let response = await authorized {
             TruIDRequest.patch(settings, token: $0, checkId: submission.reference, code: code)
         }
-        return response.flatMap(TruIDAnswer.verdict)
+        let window = submission.simSwapMaxAgeHours.map(TruIDRequest.period(hours:))
+        return response.flatMap { TruIDAnswer.verdict($0, windowMinutes: window) }
     }
 
     /// Sends the request `make` builds with a token; a 401 discards the token and tries

@@ -23,9 +23,9 @@ struct VonageSilentAuth: SilentAuthProvider, SilentProviderCheck {
 
     func verdict(for submission: SilentSubmission) async -> SilentProviderVerdict? {
         guard let code = submission.deviceCode else { return nil }
-        // A code that is not Verify's shape can't be the one Verify gave: a mismatch, and
-        // the one attempt is not spent on it.
-        guard VonageVerifyRequest.isCode(code) else { return SilentProviderVerdict(result: .noMatch) }
+        // A code that is not Verify's shape can't be the one Verify gave: a wrong code, and
+        // Verify's one attempt is not spent on it.
+        guard VonageVerifyRequest.isCode(code) else { return SilentProviderVerdict(result: .wrongCode) }
         guard let call = VonageVerifyRequest.check(settings, requestId: submission.reference, code: code,
                                                    now: clock.now()),
               let response = try? await http.send(call) else { return nil }

@@ -30,8 +30,9 @@ enum VonageVerifyAnswer {
         }
     }
 
-    /// The code check's answer: `completed` is the carrier's match; 400 (the code does not
-    /// match) is a mismatch; 404 and 410 (the request is gone, or its one attempt spent)
+    /// The code check's answer: `completed` is the carrier's match; 400 ("Invalid Code": the
+    /// code does not match) is a wrong code, not a verdict on the SIM, since Verify gives its
+    /// SIM verdict at the check URL and never as a code; 404 and 410 (the request is gone, or its one attempt spent)
     /// are an expired check; anything else gives no verdict, which Tacit treats as an outage.
     static func checked(_ response: OutboundResponse, requestId: String) -> SilentProviderVerdict? {
         let object = (try? JSONParser.parse(response.body))?.objectValue ?? [:]
@@ -39,7 +40,7 @@ enum VonageVerifyAnswer {
         case 200:
             if let answered = object["request_id"]?.stringValue, answered != requestId { return nil }
             return object["status"]?.stringValue == "completed" ? SilentProviderVerdict(result: .match) : nil
-        case 400: return SilentProviderVerdict(result: .noMatch)
+        case 400: return SilentProviderVerdict(result: .wrongCode)
         case 404, 410: return SilentProviderVerdict(result: .expired)
         default: return nil
         }

@@ -12,8 +12,14 @@ struct OperatorCamaraTests {
     static let cellular = SocketCellularTransport(sourceAddress: "127.0.0.2")
     static let wifi = SocketCellularTransport(sourceAddress: "127.0.0.1")
 
+    static let redirect = "http://127.0.0.1/cb"
+
     func withOperator(_ body: (OperatorServer) async throws -> Void) async throws {
-        let server = OperatorServer(network: VirtualOperator(clock: ManualClock()))
+        let pair = try await OpenSSLKeys.shared()
+        var configuration = OperatorConfiguration()
+        configuration.clients = [OperatorClient(clientId: "test-client", publicKey: try RSAPublicKey(pem: pair.publicPEM),
+                                                redirectURIs: [Self.redirect])]
+        let server = OperatorServer(network: VirtualOperator(configuration: configuration, clock: ManualClock()))
         try server.start()
         do { try await body(server) } catch { await server.shutdown(); throw error }
         await server.shutdown()
@@ -29,9 +35,45 @@ struct OperatorCamaraTests {
         return (response.status, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:], response)
     }
 
-    func networkToken(_ server: OperatorServer, _ number: String, over transport: SocketCellularTransport = Self.cellular) async throws -> String {
-        let (status, body, _) = try await send(server, "GET", "/operator/authorize?login_hint=%2B\(number.dropFirst())", token: nil, over: transport)
-        #expect(status == 200)
+    /// The authorize redirect's query for `number`, fetched over `transport`, with the flow's PKCE verifier.
+    func authorize(_ server: OperatorServer, _ number: String, over transport: SocketCellularTransport = Self.cellular,
+                   client: String = "test-client", redirect: String = Self.redirect) async throws -> (Int, [String: String], String) {
+        let verifier = Base64.urlEncode(SecureRandom.bytes(32))
+        let challenge = Base64.urlEncode(SHA256.hash(Array(verifier.utf8)))
+        let encoded = redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let path = "/operator/authorize?response_type=code&client_id=\(client)&redirect_uri=\(encoded)&state=s1"
+            + "&login_hint=tel:%2B\(number.dropFirst())&prompt=none&code_challenge=\(challenge)&code_challenge_method=S256"
+        let (status, _, response) = try await send(server, "GET", path, token: nil, over: transport)
+        let query = URLComponents(string: response.header("location") ?? "")?.queryItems?
+            .reduce(into: [String: String]()) { $0[$1.name] = $1.value } ?? [:]
+        return (status, query, verifier)
+    }
+
+    /// The token endpoint's answer for `code`, with a client assertion signed by the registered key.
+    func redeem(_ server: OperatorServer, code: String, verifier: String, jti: String = UUID().uuidString,
+                audience: String? = nil) async throws -> (Int, [String: Any]) {
+        let pair = try await OpenSSLKeys.shared()
+        let now = Int64(Date().timeIntervalSince1970)
+        let assertion = try JWT.sign(claims: ["iss": "test-client", "sub": "test-client",
+                                              "aud": .string(audience ?? server.baseURL + "/operator/token"),
+                                              "jti": .string(jti), "iat": .int(now), "exp": .int(now + 60)],
+                                     privateKey: try RSAPrivateKey(pem: pair.privatePEM))
+        let form = ["grant_type": "authorization_code", "code": code, "redirect_uri": Self.redirect, "code_verifier": verifier,
+                    "client_id": "test-client", "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
+                    "client_assertion": assertion]
+            .map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)" }.joined(separator: "&")
+        let response = try await Self.wifi.send(CellularRequest(method: "POST", url: URL(string: server.baseURL + "/operator/token")!,
+                                                                headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                                body: Data(form.utf8)))
+        return (response.status, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:])
+    }
+
+    /// A single-use Number Verification token, through the code flow from the cellular path.
+    func networkToken(_ server: OperatorServer, _ number: String) async throws -> String {
+        let (status, query, verifier) = try await authorize(server, number)
+        #expect(status == 302)
+        let (redeemed, body) = try await redeem(server, code: try #require(query["code"]), verifier: verifier)
+        #expect(redeemed == 200)
         return try #require(body["access_token"] as? String)
     }
 
@@ -81,13 +123,13 @@ struct OperatorCamaraTests {
     @Test("Number Verification with a token from the cellular path: true for the SIM's number, false for another")
     func numberVerification() async throws {
         try await withOperator { server in
-            let token = try await networkToken(server, "+99012345670")
-            #expect(try await send(server, "POST", "/camara/number-verification/v0/verify", token: token,
+            #expect(try await send(server, "POST", "/camara/number-verification/v0/verify", token: try await networkToken(server, "+99012345670"),
                                    body: #"{"phoneNumber":"+99012345670"}"#).1["devicePhoneNumberVerified"] as? Bool == true)
             let hashed = Hex.encode(SHA256.hash("+99012345670"))
-            #expect(try await send(server, "POST", "/camara/number-verification/v0/verify", token: token,
+            #expect(try await send(server, "POST", "/camara/number-verification/v2/verify", token: try await networkToken(server, "+99012345670"),
                                    body: #"{"hashedPhoneNumber":"\#(hashed)"}"#).1["devicePhoneNumberVerified"] as? Bool == true)
-            #expect(try await send(server, "GET", "/camara/number-verification/v0/device-phone-number", token: token).1["devicePhoneNumber"] as? String == "+99012345670")
+            #expect(try await send(server, "GET", "/camara/number-verification/v0/device-phone-number",
+                                   token: try await networkToken(server, "+99012345670")).1["devicePhoneNumber"] as? String == "+99012345670")
             let odd = try await networkToken(server, "+99012345671")
             #expect(try await send(server, "POST", "/camara/number-verification/v0/verify", token: odd,
                                    body: #"{"phoneNumber":"+99012345671"}"#).1["devicePhoneNumberVerified"] as? Bool == false)
@@ -97,18 +139,19 @@ struct OperatorCamaraTests {
     @Test("Number Verification refuses Wi-Fi tokens, API keys, both or neither identifier")
     func numberVerificationErrors() async throws {
         try await withOperator { server in
-            let wifi = try await networkToken(server, "+99012345670", over: Self.wifi)
-            let cellular = try await networkToken(server, "+99012345670")
+            // From Wi-Fi, prompt=none can't be honoured: no code, so no token at all.
+            let (status, wifi, _) = try await authorize(server, "+99012345670", over: Self.wifi)
+            #expect(status == 302 && wifi["error"] == "login_required" && wifi["code"] == nil && wifi["state"] == "s1")
+            // Each call below spends a token of its own: a token answers one call.
             let path = "/camara/number-verification/v0/verify"
             let one = #"{"phoneNumber":"+99012345670"}"#
-            #expect(try await send(server, "POST", path, token: wifi, body: one).1["code"] as? String == "NUMBER_VERIFICATION.USER_NOT_AUTHENTICATED_BY_MOBILE_NETWORK")
             #expect(try await send(server, "POST", path, body: one).1["code"] as? String == "PERMISSION_DENIED")
             #expect(try await send(server, "POST", path, token: nil, body: one).0 == 401)
             let both = #"{"phoneNumber":"+99012345670","hashedPhoneNumber":"\#(String(repeating: "a", count: 64))"}"#
-            #expect(try await send(server, "POST", path, token: cellular, body: both).1["code"] as? String == "INVALID_ARGUMENT")
-            #expect(try await send(server, "POST", path, token: cellular, body: "{}").1["code"] as? String == "INVALID_ARGUMENT")
-            #expect(try await send(server, "POST", "/camara/sim-swap/v0/check", token: cellular, body: one).1["code"] as? String == "UNNECESSARY_IDENTIFIER")
-            #expect(try await send(server, "POST", "/camara/sim-swap/v0/check", token: cellular, body: "{}").1["swapped"] as? Bool == false)
+            #expect(try await send(server, "POST", path, token: try await networkToken(server, "+99012345670"), body: both).1["code"] as? String == "INVALID_ARGUMENT")
+            #expect(try await send(server, "POST", path, token: try await networkToken(server, "+99012345670"), body: "{}").1["code"] as? String == "INVALID_ARGUMENT")
+            #expect(try await send(server, "POST", "/camara/sim-swap/v0/check", token: try await networkToken(server, "+99012345670"), body: one).1["code"] as? String == "UNNECESSARY_IDENTIFIER")
+            #expect(try await send(server, "POST", "/camara/sim-swap/v0/check", token: try await networkToken(server, "+99012345670"), body: "{}").1["swapped"] as? Bool == false)
         }
     }
 
@@ -162,5 +205,46 @@ struct OperatorCamaraTests {
             throw error
         }
         await server.shutdown()
+    }
+
+    @Test("a Number Verification token works once: the second call is 401 UNAUTHENTICATED in CAMARA's shape")
+    func singleUseToken() async throws {
+        try await withOperator { server in
+            let token = try await networkToken(server, "+99012345670")
+            let one = #"{"phoneNumber":"+99012345670"}"#
+            let first = try await send(server, "POST", "/camara/number-verification/v0/verify", token: token, body: one)
+            #expect(first.0 == 200 && first.1["devicePhoneNumberVerified"] as? Bool == true)
+            let second = try await send(server, "POST", "/camara/number-verification/v0/verify", token: token, body: one,
+                                        correlator: "c2")
+            #expect(second.0 == 401 && second.1["code"] as? String == "UNAUTHENTICATED" && second.1["status"] as? Int == 401)
+            #expect(second.2.header("x-correlator") == "c2")
+        }
+    }
+
+    @Test("authorize answers with a code only: no token in one hop, and codes are single-use and bound to PKCE")
+    func codeFlow() async throws {
+        try await withOperator { server in
+            let (status, query, verifier) = try await authorize(server, "+99012345670")
+            #expect(status == 302 && query["access_token"] == nil && query["state"] == "s1")
+            let code = try #require(query["code"])
+            #expect(try await redeem(server, code: code, verifier: "x" + verifier.dropFirst()).0 == 400, "another verifier")
+            #expect(try await redeem(server, code: code, verifier: verifier).1["error"] as? String == "invalid_grant",
+                    "a code is spent by its first redemption, even a refused one")
+            let (_, fresh, freshVerifier) = try await authorize(server, "+99012345670")
+            let jti = UUID().uuidString
+            #expect(try await redeem(server, code: fresh["code"]!, verifier: freshVerifier, jti: jti,
+                                     audience: "http://elsewhere/token").0 == 401, "an assertion for another audience")
+            #expect(try await redeem(server, code: fresh["code"]!, verifier: freshVerifier, jti: jti).0 == 200)
+        }
+    }
+
+    @Test("authorize sends nothing to an unregistered client or redirect URI", arguments: [
+        ("test-client", "http://127.0.0.1:9/steal"), ("someone-else", "http://127.0.0.1/cb"),
+    ])
+    func unregistered(client: String, redirect: String) async throws {
+        try await withOperator { server in
+            let (status, query, _) = try await authorize(server, "+99012345670", client: client, redirect: redirect)
+            #expect(status == 400 && query.isEmpty)
+        }
     }
 }

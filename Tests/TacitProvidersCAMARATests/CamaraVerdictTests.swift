@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TacitCore
 import TacitCrypto
@@ -11,12 +12,21 @@ import TacitTesting
 @Suite("CAMARA Number Verification verdicts at Tacit's callback")
 struct CamaraVerdictTests {
     /// Begins a check and returns the callback the operator's redirect would bring.
-    static func callback(_ fixture: CamaraFixture, query: [String: String]) async throws -> SilentCallback {
+    static func callback(_ fixture: CamaraFixture, query: [String: String],
+                         notes: NoteLog = NoteLog()) async throws -> SilentCallback {
         let request = SilentCheckRequest(verificationId: "vf_a", step: 1, phoneNumber: CamaraFixture.number,
                                          expiresAt: fixture.clock.now().addingTimeInterval(60), callbackURL: fixture.settings.redirectURI)
         guard case .issued(let url, _) = await fixture.provider.silentAuth.begin(request) else { throw CancellationError() }
         return SilentCallback(query: query, phoneNumber: { $0 == "cu_state" ? CamaraFixture.number : nil },
-                              issuedURL: { $0 == "cu_state" ? url : nil })
+                              issuedURL: { $0 == "cu_state" ? url : nil },
+                              note: { state, event in notes.append(state, event) })
+    }
+
+    /// The events a reader put on a check's timeline, by the check's state.
+    final class NoteLog: Sendable {
+        private let entries = Mutex<[(String, EventDraft)]>([])
+        func append(_ state: String, _ event: EventDraft) { entries.withLock { $0.append((state, event)) } }
+        var all: [(String, EventDraft)] { entries.withLock { $0 } }
     }
 
     static let issuedToken = CamaraFixture.json(200, ["access_token": "at-nv-1", "token_type": "Bearer", "expires_in": 300])
@@ -99,5 +109,20 @@ struct CamaraVerdictTests {
         ]))
         let callback = try await Self.callback(fixture, query: ["code": "c-1", "state": "cu_state"])
         #expect(await fixture.provider.verdicts.verdict(for: callback)?.result == .notCellular)
+    }
+
+    @Test("a 200 without a boolean devicePhoneNumberVerified gives no verdict, never a match, and says why on the timeline",
+          arguments: [[:], ["devicePhoneNumberVerified": "true"], ["devicePhoneNumber": "+447700900123"]] as [[String: String]])
+    func answerWithoutVerdict(body: [String: String]) async throws {
+        let fixture = try await CamaraFixture()
+        fixture.answer("/oidc/token", Self.issuedToken)
+        fixture.answer("/api/number-verification/v2/verify", CamaraFixture.json(200, body))
+        let notes = NoteLog()
+        let callback = try await Self.callback(fixture, query: ["code": "c-1", "state": "cu_state"], notes: notes)
+        #expect(await fixture.provider.verdicts.verdict(for: callback) == nil)
+        let noted = try #require(notes.all.first)
+        #expect(notes.all.count == 1 && noted.0 == "cu_state")
+        #expect(noted.1.label == "silent_auth:provider_verdict" && noted.1.outcome == .failure)
+        #expect(noted.1.data["reason"] == .text("verdict_missing"))
     }
 }

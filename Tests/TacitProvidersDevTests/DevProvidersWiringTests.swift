@@ -55,7 +55,8 @@ struct DevProvidersWiringTests {
         let declared = Set(routes.map { "\($0.method) \($0.pattern) \($0.exposure)" })
         #expect(declared == [
             "GET /operator/gateway/:session open", "GET /operator/authorize open",
-            "POST /camara/number-verification/v0/verify open", "GET /camara/number-verification/v0/device-phone-number open",
+            "GET /operator/.well-known/openid-configuration open", "POST /operator/token open",
+            "POST /camara/number-verification/v0/verify open", "POST /camara/number-verification/v2/verify open", "GET /camara/number-verification/v0/device-phone-number open",
             "POST /camara/sim-swap/v0/check open", "POST /camara/sim-swap/v0/retrieve-date open",
             "GET /v1/dev/handsets/:number/inbox devTool", "POST /v1/dev/handsets/:number/silent-check devTool",
         ])

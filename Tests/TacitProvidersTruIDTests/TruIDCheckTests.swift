@@ -41,7 +41,7 @@ struct TruIDCheckTests {
         let client = TruIDFixture.client { _ in TruIDFixture.completed(match: true, noSimChange: true) }
         let submission = SilentSubmission(reference: TruIDFixture.checkId, deviceCode: "94dae426fg", phoneNumber: "+447700900123")
         let verdict = await provider(client).verdict(for: submission)
-        #expect(verdict == SilentProviderVerdict(result: .match, simChanged: false))
+        #expect(verdict == SilentProviderVerdict(result: .match, simChanged: false, simChangeWindowMinutes: 10_080))
         let patch = try #require(client.requests.last)
         #expect(patch.method == "PATCH")
         #expect(patch.url.path == "/subscriber_check/v0.2/checks/\(TruIDFixture.checkId)")
@@ -49,10 +49,10 @@ struct TruIDCheckTests {
         #expect(String(decoding: patch.body, as: UTF8.self) == #"[{"op":"add","path":"/code","value":"94dae426fg"}]"#)
     }
 
-    @Test("match and no_sim_change become the verdict and the SIM-change signal", arguments: [
-        (true, true, SilentProviderVerdict(result: .match, simChanged: false)),
-        (true, false, SilentProviderVerdict(result: .match, simChanged: true)),
-        (false, true, SilentProviderVerdict(result: .noMatch, simChanged: false)),
+    @Test("match and no_sim_change become the verdict and the SIM-change signal over tru.ID's own 7 days", arguments: [
+        (true, true, SilentProviderVerdict(result: .match, simChanged: false, simChangeWindowMinutes: 10_080)),
+        (true, false, SilentProviderVerdict(result: .match, simChanged: true, simChangeWindowMinutes: 10_080)),
+        (false, true, SilentProviderVerdict(result: .noMatch, simChanged: false, simChangeWindowMinutes: 10_080)),
     ])
     func verdicts(match: Bool, noSimChange: Bool, expected: SilentProviderVerdict) {
         #expect(TruIDAnswer.verdict(TruIDFixture.completed(match: match, noSimChange: noSimChange)) == expected)
@@ -72,5 +72,46 @@ struct TruIDCheckTests {
         let submission = SilentSubmission(reference: "../../oauth2", deviceCode: "94dae426fg", phoneNumber: "+447700900123")
         #expect(await provider(client).verdict(for: submission) == nil)
         #expect(!client.requests.contains { $0.method == "PATCH" })
+    }
+
+    @Test("the verification's SIM-swap window goes to tru.ID as period, in minutes within tru.ID's range",
+          arguments: [(1, 60), (3, 180), (2400, 144_000), (Int.max, 540_000)])
+    func periodSent(hours: Int, minutes: Int) async throws {
+        let client = TruIDFixture.client { _ in TruIDFixture.created }
+        var request = TruIDFixture.request()
+        request.simSwapMaxAgeHours = hours
+        _ = await provider(client).begin(request)
+        let create = try #require(client.requests.last)
+        #expect(String(decoding: create.body, as: UTF8.self) == #"{"period":\#(minutes),"phone_number":"447700900123"}"#)
+    }
+
+    @Test("the SIM-change signal answers for the window asked for, reading sim_change_within as well as no_sim_change",
+          arguments: [
+              // tru.ID took the 60-minute period: the change 2 hours ago is outside it.
+              (#"{"no_sim_change":true,"no_sim_change_period":60}"#, 60, false as Bool?),
+              // tru.ID answered for its default 7 days: the 1-2 h bucket is past a 1-hour window, so it can't tell.
+              (#"{"no_sim_change":false,"no_sim_change_period":10080,"sim_change_within":120}"#, 60, nil),
+              // The same answer decides a 3-hour window: the bucket ends inside it.
+              (#"{"no_sim_change":false,"no_sim_change_period":10080,"sim_change_within":120}"#, 180, true),
+              // Without no_sim_change_period, no_sim_change answers for the period the check was created with.
+              (#"{"no_sim_change":false}"#, 180, true),
+              (#"{"no_sim_change":true,"sim_change_within":60}"#, 60, true),
+          ] as [(String, Int, Bool?)])
+    func window(fields: String, minutes: Int, changed: Bool?) {
+        let body = #"{"status":"COMPLETED","match":true,"#.dropLast(0) + fields.dropFirst()
+        let verdict = TruIDAnswer.verdict(TruIDFixture.json(200, String(body)), windowMinutes: minutes)
+        #expect(verdict == SilentProviderVerdict(result: .match, simChanged: changed, simChangeWindowMinutes: minutes))
+    }
+
+    @Test("the verdict asks about the window the submission carries")
+    func windowFromSubmission() async throws {
+        let client = TruIDFixture.client { _ in
+            TruIDFixture.json(200, #"{"status":"COMPLETED","match":true,"no_sim_change":false,"#
+                                  + #""no_sim_change_period":10080,"sim_change_within":120}"#)
+        }
+        let submission = SilentSubmission(reference: TruIDFixture.checkId, deviceCode: "94dae426fg",
+                                          phoneNumber: "+447700900123", simSwapMaxAgeHours: 1)
+        #expect(await provider(client).verdict(for: submission)
+                == SilentProviderVerdict(result: .match, simChanged: nil, simChangeWindowMinutes: 60))
     }
 }

@@ -63,8 +63,8 @@ struct VonageVerifyTests {
         #expect(String(decoding: check.body, as: UTF8.self) == #"{"code":"si9sfG"}"#)
     }
 
-    @Test("an invalid code is a mismatch, a gone or unknown request is expired, and anything else gives no verdict", arguments: [
-        (Fixture.problem(400, "Invalid Code"), SilentProviderVerdict(result: .noMatch) as SilentProviderVerdict?),
+    @Test("an invalid code is a wrong code, never a SIM mismatch; a gone or unknown request is expired; anything else gives no verdict", arguments: [
+        (Fixture.problem(400, "Invalid Code"), SilentProviderVerdict(result: .wrongCode) as SilentProviderVerdict?),
         (Fixture.problem(410, "Invalid Code"), SilentProviderVerdict(result: .expired)),
         (Fixture.problem(404, "Not Found"), SilentProviderVerdict(result: .expired)),
         (Fixture.problem(409, "Conflict"), nil), (Fixture.problem(429, "Rate Limit Hit"), nil),
@@ -82,7 +82,7 @@ struct VonageVerifyTests {
         let client = RecordingHTTPClient { _ in Fixture.completed }
         let (adapter, _) = try await Fixture.adapter(client)
         let badCode = SilentSubmission(reference: Fixture.requestId, deviceCode: "sa_../../x", phoneNumber: "+447700900123")
-        #expect(await adapter.verdict(for: badCode) == SilentProviderVerdict(result: .noMatch))
+        #expect(await adapter.verdict(for: badCode) == SilentProviderVerdict(result: .wrongCode))
         let badId = SilentSubmission(reference: "../../templates", deviceCode: "si9sfG", phoneNumber: "+447700900123")
         #expect(await adapter.verdict(for: badId) == nil)
         #expect(client.requests.isEmpty)

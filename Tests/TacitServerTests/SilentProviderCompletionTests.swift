@@ -97,4 +97,40 @@ struct SilentProviderCompletionTests {
             #expect(checks.submissions.count == 1)
         }
     }
+
+    static func events(_ client: TestClient, _ id: String) async throws -> [[String: Any]] {
+        try await client.get("/v1/verifications/\(id)/events?after=0").json["events"] as? [[String: Any]] ?? []
+    }
+
+    @Test("a code the provider refuses is invalid-code with the attempts left, not a SIM mismatch; the spent step moves on")
+    func wrongCode() async throws {
+        try await Self.run(SilentProviderVerdict(result: .wrongCode)) { client, id, _ in
+            let answer = try await client.post("/v1/verifications/\(id)/check", raw: #"{"code":"forged99"}"#)
+            #expect(answer.status == 400 && answer.json["type"] as? String == "invalid-code")
+            #expect((answer.json["attempts_remaining"] as? Int ?? 0) >= 1)
+            let state = try await client.get("/v1/verifications/\(id)")
+            #expect(state.json["channel"] as? String == "sms")
+            #expect((state.json["workflow"] as? [[String: Any]])?.first?["status"] as? String == "failed")
+            let events = try await Self.events(client, id)
+            let ended = events.first { ($0["data"] as? [String: Any])?["reason"] as? String == "too_many_attempts" }
+            #expect(ended?["channel"] as? String == "silent_auth")
+            let verdict = events.first { $0["label"] as? String == "silent_auth:provider_verdict" }
+            #expect((verdict?["data"] as? [String: Any])?["result"] as? String == "wrong_code")
+            #expect(!events.contains { $0["label"] as? String == "silent_auth:sim_match" })
+        }
+    }
+
+    @Test("the provider is asked about the SIM-swap window the verification asked for, and the timeline names it")
+    func simSwapWindow() async throws {
+        let verdict = SilentProviderVerdict(result: .match, simChanged: false, simChangeWindowMinutes: 60)
+        try await Self.run(verdict, simSwap: #","sim_swap":{"max_age_hours":1,"action":"block"}"#) { client, id, checks in
+            let answer = try await client.post("/v1/verifications/\(id)/check", raw: #"{"code":"94dae426fg"}"#)
+            #expect(answer.status == 200)
+            #expect(checks.submissions.first?.simSwapMaxAgeHours == 1)
+            let events = try await Self.events(client, id)
+            let hop = events.first { $0["label"] as? String == "silent_auth:provider_verdict" }
+            #expect((hop?["data"] as? [String: Any])?["sim_change_window_minutes"] as? Int == 60)
+            #expect((hop?["note"] as? String)?.contains("within the last 60 minutes") == true)
+        }
+    }
 }

@@ -82,12 +82,12 @@ class FakeTwilio:
 class Tacit:
     """A non-dev `tacit serve` on a port of its own, with one API key."""
 
-    def __init__(self, binary, fake_url, extra_env=None, serve_args=(), scheme="http", cafile=None):
+    def __init__(self, binary, fake_url, extra_env=None, serve_args=(), scheme="http", cafile=None, port=None):
         self.binary = binary
         self.cafile = cafile
         self.workdir = tempfile.mkdtemp(prefix="tacit-providers-")
         self.db = os.path.join(self.workdir, "tacit.db")
-        port = free_port()
+        port = port or free_port()
         self.url = f"{scheme}://127.0.0.1:{port}"
         self.env = twilio_env(fake_url) | {
             "TACIT_SECRET": SECRET, "TACIT_PUBLIC_URL": self.url, "TACIT_RATE_SENDS_PER_NUMBER": "1000/60",

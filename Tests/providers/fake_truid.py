@@ -9,7 +9,8 @@ It prints `listening on http://127.0.0.1:PORT` once ready, then serves:
 
 * `POST /oauth2/v1/token`: HTTP Basic with the client id and secret, form
   `grant_type=client_credentials`; answers a bearer token valid for `--expires-in` seconds.
-* `POST /subscriber_check/v0.2/checks` (bearer): `{"phone_number"}` as E.164 digits; 201
+* `POST /subscriber_check/v0.2/checks` (bearer): `{"phone_number", "period"?}` as E.164 digits
+  and the SIM-change window in minutes (60–540000, default 10080, 7 days; outside: 400); 201
   `application/hal+json` with `check_id` and `_links.check_url.href`. A number ending in 88
   or 98 is on an operator tru.ID does not reach: 400 `mno_not_supported`.
 * `GET /subscriber_check/v0.2/checks/{id}/redirect` (the device's check URL, no auth):
@@ -19,7 +20,9 @@ It prints `listening on http://127.0.0.1:PORT` once ready, then serves:
 * `PATCH /subscriber_check/v0.2/checks/{id}` (bearer, `application/json-patch+json`,
   `[{"op":"add","path":"/code","value":…}]`): 404 before the device visited; then
   `COMPLETED` with `match` (the SIM holds the number: an even last digit, and the code the
-  device was given) and `no_sim_change` (false for a number ending in 96).
+  device was given), `no_sim_change` over the check's `period` and `no_sim_change_period`: a
+  number ending in 96 had its SIM changed 2 hours ago, so `no_sim_change` is false only for a
+  period of 120 minutes or more, and then `sim_change_within` is 120 (the 1–2 h bucket).
 * `GET /_fake/requests` (every API request: method, path, headers, body), `GET /_fake/tokens`
   (token requests), `GET /_fake/issued` (the access tokens it gave), `POST /_fake/reset`.
 """
@@ -36,6 +39,10 @@ from http.server import ThreadingHTTPServer
 from fake_http import FakeHandler, FakeState, cellular
 
 ERRORS = "https://developer.tru.id/docs/reference/api-errors#"
+DEFAULT_PERIOD = 7 * 24 * 60
+# The buckets `sim_change_within` reports, in minutes: the latest change falls before each one's end.
+BUCKETS = (60, 120, 180, 360, 720, 1440, 2880, 4320, 10080, 43200, 129600, 540000)
+SWAPPED_MINUTES_AGO = 120
 
 
 def problem(slug, title, detail):
@@ -91,14 +98,18 @@ class Handler(FakeHandler):
             return self.reply(404, self.not_found)
         if not self.bearer():
             return self.reply(401, problem("unauthorized", "Unauthorized", "Invalid access token"))
-        number = json.loads(raw or b"{}").get("phone_number", "")
+        body = json.loads(raw or b"{}")
+        number = body.get("phone_number", "")
+        period = body.get("period", DEFAULT_PERIOD)
+        if not isinstance(period, int) or not 60 <= period <= 540000:
+            return self.reply(400, problem("period_invalid", "Bad Request", "period must be 60 to 540000 minutes"))
         if not number.isdigit():
             return self.reply(400, problem("phone_format_invalid", "Bad Request", "Phone Number Validation Error"))
         if number[-2:] in ("88", "98"):
             return self.reply(400, problem("mno_not_supported", "Bad Request", "MNO not supported"))
         check_id = str(uuid.uuid4())
         with self.fake.lock:
-            self.fake.checks[check_id] = {"number": number, "status": "ACCEPTED", "code": None}
+            self.fake.checks[check_id] = {"number": number, "status": "ACCEPTED", "code": None, "period": period}
         self.reply(201, {
             "check_id": check_id, "status": "ACCEPTED", "charge_amount": 1, "charge_currency": "API",
             "created_at": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()), "snapshot_balance": 99, "ttl": 120,
@@ -171,13 +182,17 @@ class Handler(FakeHandler):
             check = self.fake.checks.get(parts[3])
             if check is None or check["code"] is None:
                 return self.reply(404, problem("check_not_found", "Not Found", "Check Not Found"))
-            number = check["number"]
+            number, period = check["number"], check["period"]
             match = code == check["code"] and int(number[-1]) % 2 == 0
             check["status"] = "COMPLETED"
             check["code"] = ""
-        self.reply(200, {"check_id": parts[3], "status": "COMPLETED", "match": match, "no_sim_change": not number.endswith("96"),
-                         "charge_amount": 1, "charge_currency": "API",
-                         "created_at": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())})
+        changed = number.endswith("96") and SWAPPED_MINUTES_AGO <= period
+        answer = {"check_id": parts[3], "status": "COMPLETED", "match": match, "no_sim_change": not changed,
+                  "no_sim_change_period": period, "charge_amount": 1, "charge_currency": "API",
+                  "created_at": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())}
+        if changed:
+            answer["sim_change_within"] = next(b for b in BUCKETS if SWAPPED_MINUTES_AGO <= b)
+        self.reply(200, answer)
 
 
 def main():

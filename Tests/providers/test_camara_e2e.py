@@ -7,7 +7,7 @@ import urllib.parse
 import jwt
 
 from camara_support import CELLULAR, CLIENT_ID, WIFI, Device, camara_server
-from conftest import assert_start_refused, twilio_env
+from conftest import Tacit, assert_start_refused, free_port, twilio_env
 
 
 def start(tacit, number, sim_swap=None):
@@ -201,3 +201,40 @@ def test_an_ec_key_signs_es256_assertions_the_operator_accepts(binary, fake, cam
         server.stop()
     assertion = camara_fake.requests("/token")[0]["form"]["client_assertion"]
     assert jwt.get_unverified_header(assertion)["alg"] == "ES256"
+
+
+def test_in_dev_the_camara_adapter_completes_a_990_check_through_the_virtual_operators_code_flow(binary, fake, camara_fake):
+    """`serve --dev` with CAMARA aimed at its own virtual operator: the device goes from
+    Tacit's check link to the operator's authorize endpoint and back with a code, which
+    Tacit redeems with its client assertion and spends on one Number Verification call."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = camara_fake.env() | {"TACIT_CAMARA_ISSUER": url + "/operator", "TACIT_CAMARA_API_URL": url + "/camara"}
+    server = Tacit(binary, fake.url, env, serve_args=("--dev",), port=port)
+    try:
+        started = start(server, "+99012345670")
+        hops, _ = Device(CELLULAR).follow(started["check_url"])
+        assert [status for _, status, _, _ in hops] == [302, 302, 200], hops
+        authorize = urllib.parse.urlsplit(hops[1][0])
+        assert authorize.path == "/operator/authorize"
+        query = urllib.parse.parse_qs(authorize.query)
+        assert query["response_type"] == ["code"] and query["code_challenge_method"] == ["S256"]
+        assert query["client_id"] == [CLIENT_ID] and query["redirect_uri"] == [url + "/v1/silent/callback"]
+        assert "code=" in hops[1][2]["Location"] and "access_token" not in hops[1][2]["Location"]
+        answer = json.loads(hops[-1][3])
+        status, body, _ = server.call("POST", f"/v1/verifications/{started['request_id']}/check", {"code": answer["code"]})
+        assert status == 200 and body["status"] == "completed", body
+        verdict = next(e for e in server.events(started["request_id"]) if e["label"] == "silent_auth:provider_verdict")
+        assert verdict["data"]["provider"] == "camara" and verdict["outcome"] == "success"
+        # A device whose SIM holds another number, and one on Wi-Fi, move on to SMS.
+        odd = start(server, "+99012345671")
+        assert Device(CELLULAR).follow(odd["check_url"])[0][-1][1] == 403
+        assert steps(server, odd["request_id"]) == ["rejected", "active"]
+        wifi = start(server, "+99012345672")
+        hops, _ = Device(WIFI).follow(wifi["check_url"])
+        assert "error=login_required" in hops[1][2]["Location"] and hops[-1][1] == 403
+        assert steps(server, wifi["request_id"]) == ["failed", "active"]
+    finally:
+        server.stop()
+    assert not camara_fake.requests("/token"), "the fake operator was not asked: the virtual one answered"
+

@@ -14,9 +14,11 @@ from conftest import AUTH_TOKEN, assert_start_refused, twilio_env
 from silent_support import BASE, CLIENT_ID, CLIENT_SECRET, routed, truid, twilio_gb, verify  # noqa: F401
 
 
-def start(tacit, number):
-    status, body, _ = tacit.call("POST", "/v1/verifications", {"phone_number": number, "brand": "Acme",
-                                                                "workflow": [{"channel": "silent_auth"}, {"channel": "sms"}]})
+def start(tacit, number, sim_swap=None):
+    body = {"phone_number": number, "brand": "Acme", "workflow": [{"channel": "silent_auth"}, {"channel": "sms"}]}
+    if sim_swap:
+        body["sim_swap"] = sim_swap
+    status, body, _ = tacit.call("POST", "/v1/verifications", body)
     assert status == 202, body
     return body
 
@@ -56,6 +58,25 @@ def test_truid_sim_change_sets_the_risk_flag(routed):
     status, body, _ = routed.call("POST", f"/v1/verifications/{started['request_id']}/check", {"code": end["code"]})
     assert status == 200, body
     assert routed.call("GET", f"/v1/verifications/{started['request_id']}")[1]["risk"]["sim_swapped"] is True
+
+
+def test_truid_checks_the_sim_swap_window_asked_for(routed, truid):
+    """The SIM of a ...96 number changed 2 hours ago: a 1-hour window must not block it, a
+    3-hour one must; tru.ID is sent the window as `period` in minutes, and the timeline says
+    which window it checked."""
+    for hours, blocked in ((1, False), (3, True)):
+        started = start(routed, BASE + "96", {"max_age_hours": hours, "action": "block"})
+        create = [r for r in truid.listing("requests") if r["method"] == "POST"][-1]
+        assert json.loads(create["body"])["period"] == hours * 60
+        _, end = open_check_url(started["check_url"])
+        status, body, _ = routed.call("POST", f"/v1/verifications/{started['request_id']}/check", {"code": end["code"]})
+        state = routed.call("GET", f"/v1/verifications/{started['request_id']}")[1]
+        assert state["risk"]["sim_swapped"] is blocked
+        assert state["status"] == ("failed" if blocked else "completed"), (hours, status, body)
+        verdict = next(e for e in routed.events(started["request_id"]) if e["label"] == "silent_auth:provider_verdict")
+        assert verdict["data"]["sim_change_window_minutes"] == hours * 60
+        assert verdict["data"]["sim_changed"] is blocked
+        assert f"within the last {hours * 60} minutes" in verdict["note"]
 
 
 def test_truid_mismatch_moves_on_to_sms(routed, fake):

@@ -63,12 +63,19 @@ def test_a_match_completes_with_nothing_typed(verify_tacit, vonage_verify):
     assert_nothing_secret(verify_tacit, started["request_id"], end["code"], *tokens)
 
 
-def test_a_wrong_code_is_a_mismatch_and_moves_on_to_sms(verify_tacit, fake):
+def test_a_forged_code_is_an_invalid_code_not_a_sim_mismatch_and_moves_on_to_sms(verify_tacit, vonage_verify, fake):
     started = start(verify_tacit, BASE + "40")
     open_check_url(started["check_url"])
     status, body, _ = verify_tacit.call("POST", f"/v1/verifications/{started['request_id']}/check", {"code": "tampered1"})
-    assert (status, body["type"]) == (403, "sim-mismatch")
-    assert steps(verify_tacit, started["request_id"]) == ["rejected", "active"]
+    assert (status, body["type"]) == (400, "invalid-code") and body["attempts_remaining"] >= 1, body
+    assert [r for r in vonage_verify.requests() if r["path"] == f"/v2/verify/{started['provider_request_id']}"]
+    # Verify allows one attempt at a silent code: the step is spent, not rejected, and SMS follows.
+    assert steps(verify_tacit, started["request_id"]) == ["failed", "active"]
+    events = verify_tacit.events(started["request_id"])
+    assert any(e["channel"] == "silent_auth" and e["data"].get("reason") == "too_many_attempts" for e in events)
+    verdict = next(e for e in events if e["label"] == "silent_auth:provider_verdict")
+    assert verdict["data"]["result"] == "wrong_code" and "SIM" not in verdict["note"].replace("not a verdict on the SIM", "")
+    assert not any(e["label"] == "silent_auth:sim_match" for e in events)
     assert any(r["form"]["To"] == BASE + "40" for r in fake.requests())
 
 

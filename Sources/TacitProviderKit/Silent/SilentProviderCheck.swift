@@ -22,13 +22,17 @@ public protocol SilentProviderCheck: Sendable {
 public struct SilentProviderVerdict: Sendable, Equatable {
     /// What the provider found.
     public var result: SilentVerdict.Result
-    /// True when the SIM changed within the provider's window; nil when it did not say.
+    /// True when the SIM changed within ``simChangeWindowMinutes``; nil when it did not say.
     public var simChanged: Bool?
+    /// The window, in minutes, the provider judged `simChanged` over: the one the
+    /// verification asked for, as the provider takes it; nil when it named none.
+    public var simChangeWindowMinutes: Int?
 
-    /// The provider's `result`, and what it said of the SIM.
-    public init(result: SilentVerdict.Result, simChanged: Bool? = nil) {
+    /// The provider's `result`, and what it said of the SIM over which window.
+    public init(result: SilentVerdict.Result, simChanged: Bool? = nil, simChangeWindowMinutes: Int? = nil) {
         self.result = result
         self.simChanged = simChanged
+        self.simChangeWindowMinutes = simChangeWindowMinutes
     }
 }
 
@@ -42,11 +46,14 @@ public struct SilentSubmission: Sendable, Equatable {
     public let deviceCode: String?
     /// E.164: the number the check was begun for.
     public let phoneNumber: String
+    /// The SIM-swap window the verification asked for (`sim_swap.max_age_hours`); nil when none.
+    public let simSwapMaxAgeHours: Int?
 
     /// Package-wide so that the server, and no provider, makes one from the check it began.
-    package init(reference: String, deviceCode: String?, phoneNumber: String) {
+    package init(reference: String, deviceCode: String?, phoneNumber: String, simSwapMaxAgeHours: Int? = nil) {
         self.reference = reference
         self.deviceCode = deviceCode
         self.phoneNumber = phoneNumber
+        self.simSwapMaxAgeHours = simSwapMaxAgeHours
     }
 }

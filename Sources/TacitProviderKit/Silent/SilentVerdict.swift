@@ -16,6 +16,9 @@ public struct SilentVerdict: Sendable, Equatable {
         case replayed
         /// The provider's check had expired when the device reached it.
         case expired
+        /// The provider refused the code it was asked about: not the one its check gave
+        /// (a mistyped or made-up code). A wrong code, not a verdict on the SIM.
+        case wrongCode
     }
 
     /// What the provider found.
@@ -49,6 +52,7 @@ extension SilentVerdict.Result {
         case .notCellular: "not_cellular"
         case .replayed: "replayed"
         case .expired: "expired"
+        case .wrongCode: "wrong_code"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TacitCore
 
 /// What reached `/v1/silent/callback`: the redirect's query, and a way to look up the
 /// number a check was issued for (an operator's Number Verification call needs it).
@@ -15,14 +16,20 @@ public struct SilentCallback: Sendable {
     /// The provider that issued the check (its route name), from Tacit's sealed token:
     /// whose reader judges this callback. nil for a token sealed before it was kept.
     public var provider: String?
+    /// Puts an event on the timeline of the check whose sealed token is `state`, while its
+    /// step is active: how a reader that gives no verdict says why (an operator's answer
+    /// without the field it must carry), since its nil alone tells the timeline nothing.
+    public var note: @Sendable (_ state: String, _ event: EventDraft) async -> Void
 
     /// A callback with `query`, and the lookups the server offers its reader.
     public init(query: [String: String], phoneNumber: @escaping @Sendable (String) async -> String? = { _ in nil },
-                issuedURL: @escaping @Sendable (String) async -> String? = { _ in nil }, provider: String? = nil) {
+                issuedURL: @escaping @Sendable (String) async -> String? = { _ in nil }, provider: String? = nil,
+                note: @escaping @Sendable (String, EventDraft) async -> Void = { _, _ in }) {
         self.query = query
         self.phoneNumber = phoneNumber
         self.issuedURL = issuedURL
         self.provider = provider
+        self.note = note
     }
 }
 

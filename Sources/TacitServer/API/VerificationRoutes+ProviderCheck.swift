@@ -6,7 +6,8 @@ extension VerificationRoutes {
     /// `POST /v1/verifications/{id}/check` on a silent step that ends at its provider: the
     /// code, if the provider handed the device one, goes to the provider that issued the
     /// check, and the provider's verdict decides. Anything but a match fails the step and
-    /// the workflow moves on, as a no-match from the operator does.
+    /// the workflow moves on, as a no-match from the operator does; a code the provider
+    /// refused is answered as any wrong code, with the attempts left.
     func completeAtProvider(_ id: String, check: SilentCheckReference, code: String?) async throws -> CheckAnswer {
         if let code {
             // Providers' silent codes are as short as 4 letters and digits.
@@ -25,6 +26,7 @@ extension VerificationRoutes {
         case .inactive?: throw APIProblem.checkURLInactive
         case .blocked?: throw APIProblem.notPending(.failed)
         case .failed(let failure)?: throw Self.problem(for: failure)
+        case .wrongCode(let counted)?: return CheckAnswer(response: Self.response(to: counted, id: id), result: counted)
         }
     }
 

@@ -93,6 +93,9 @@ public struct SilentFlow: Sendable {
         case .expired:
             try await fail(check, .expired, events: [SilentNotes.answerLate] + checked)
             throw APIProblem.checkURLExpired
+        case .wrongCode:
+            // A callback carries the provider's answer, not a code Tacit submitted: no verdict.
+            throw APIProblem.operatorAnswerInvalid
         }
     }
 
@@ -102,14 +105,19 @@ public struct SilentFlow: Sendable {
     /// The callback as a verdict reader sees it, with the number a check was issued for
     /// and the provider URL it leads to.
     private func callbackRequest(_ request: HTTPRequest, provider: String?) -> SilentCallback {
-        let cipher = keys.checkCipher, store = runner.store
+        let cipher = keys.checkCipher, store = runner.store, runner = self.runner
         return SilentCallback(query: request.query, phoneNumber: { state in
             guard let check = try? CheckToken(sealed: state, cipher: cipher) else { return nil }
             // A verification's number never changes: the kept state tells it as well as the row.
             return try? await store.recentVerification(id: check.verificationId)?.phoneNumber
         }, issuedURL: { state in
             (try? CheckToken(sealed: state, cipher: cipher))?.operatorURL
-        }, provider: provider)
+        }, provider: provider, note: { state, event in
+            guard let check = try? CheckToken(sealed: state, cipher: cipher) else { return }
+            _ = try? await runner.recordingTransition(check.verificationId) { turn -> (Void, [EventDraft]) in
+                ((), turn.verification.isSilentStepActive(check.step) ? [event] : [])
+            }
+        })
     }
 
     /// Makes the silent code and keeps its keyed hash, only while the check's latch is

@@ -52,10 +52,16 @@ enum SilentHopNotes {
         }
         var data: [String: EventValue] = ["provider": .text(provider), "result": .text(verdict.result.wireName)]
         if let changed = verdict.simChanged { data["sim_changed"] = .bool(changed) }
+        var window = ""
+        if let minutes = verdict.simChangeWindowMinutes {
+            data["sim_change_window_minutes"] = .int(minutes)
+            window = " It looked for a SIM change within the last \(minutes) minutes"
+                + (verdict.simChanged.map { $0 ? " and found one." : " and found none." } ?? " and could not tell.")
+        }
         return EventDraft("silent_auth:provider_verdict", channel: .silentAuth, source: .provider,
                           outcome: verdict.result == .match ? .success : .failure,
                           note: "Tacit asked \(provider) for its verdict on the check it issued:"
-                                + " \(verdict.result.spoken).", data: data)
+                                + " \(verdict.result.spoken).\(window)", data: data)
     }
 }
 
@@ -70,6 +76,7 @@ extension SilentFailure {
         case .replayed: "the check was used before"
         case .expired: "the check expired"
         case .integrity: "its answer failed Tacit's checks"
+        case .wrongCode: "it refused the code, which allows no other attempt"
         }
     }
 }
@@ -82,6 +89,7 @@ extension SilentVerdict.Result {
         case .notCellular: "the device did not come over the mobile data network"
         case .replayed: "its check had been used before"
         case .expired: "its check had expired"
+        case .wrongCode: "the code is not the one its check gave (a wrong code, not a verdict on the SIM)"
         }
     }
 }

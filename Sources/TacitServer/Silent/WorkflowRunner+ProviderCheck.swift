@@ -17,6 +17,9 @@ enum ProviderCheckResult: Sendable, Equatable {
     case blocked
     /// The step had already moved on when the provider's answer came.
     case inactive
+    /// The provider refused the code: counted as a wrong code (`wrongCode` with the attempts
+    /// left, or `tooManyAttempts`), and the step, whose one attempt is spent, moved on.
+    case wrongCode(CheckResult)
 }
 
 extension WorkflowRunner {
@@ -29,12 +32,21 @@ extension WorkflowRunner {
                             events: [EventDraft]) async throws -> ProviderCheckResult? {
         guard let stored = try await store.verification(id: id) else { return nil }
         let submission = SilentSubmission(reference: check.reference, deviceCode: deviceCode,
-                                          phoneNumber: stored.phoneNumber)
+                                          phoneNumber: stored.phoneNumber,
+                                          simSwapMaxAgeHours: stored.simSwap?.maxAgeHours)
         let verdict = await provider?.verdict(for: submission)
         let hash = try secrets.codeHash(Token.generate(prefix: "sa_", bytes: 16), verificationId: id, step: check.step)
         let hop = SilentHopNotes.verdict(check.provider, verdict)
         return try await recordingTransition(id) { turn -> (ProviderCheckResult, [EventDraft]) in
             guard turn.activeSilentCheck == check else { return (.inactive, []) }
+            if verdict?.result == .wrongCode {
+                // A wrong code counts as one, as on any step; it says nothing of the SIM.
+                let counted = try turn.handle(.codeSubmitted(matches: false)).check ?? .wrongCode(attemptsRemaining: 0)
+                if turn.verification.status == .pending {
+                    try turn.handle(.silentFailed(step: check.step, failure: .wrongCode))
+                }
+                return (.wrongCode(counted), events + [hop])
+            }
             guard let verdict, verdict.result == .match else {
                 let failure = verdict.map { Self.failure(for: $0.result) } ?? .unavailable
                 try turn.handle(.silentFailed(step: check.step, failure: failure))
@@ -51,6 +63,7 @@ extension WorkflowRunner {
         case .notCellular: .deviceNotCellular
         case .replayed: .replayed
         case .expired: .expired
+        case .wrongCode: .wrongCode
         }
     }
 }

@@ -14,7 +14,7 @@ extension WorkflowRunner {
             guard case .beginSilentCheck(let step, let expiresAt) = turn.effects[found] else { continue }
             let v = turn.verification
             let request = SilentCheckRequest(verificationId: v.id, step: step, phoneNumber: v.phoneNumber,
-                                             expiresAt: expiresAt)
+                                             expiresAt: expiresAt, simSwapMaxAgeHours: v.simSwap?.maxAgeHours)
             // Neither input below is ever refused; were one, the create would fail with the refusal.
             switch await silent.begin(request) {
             case .issued(let url, let events):
@@ -38,7 +38,8 @@ extension WorkflowRunner {
     /// step no longer active records nothing.
     func beginSilentCheck(_ verification: Verification, step: Int, expiresAt: Date) async -> Outcome<Void>? {
         let request = SilentCheckRequest(verificationId: verification.id, step: step,
-                                         phoneNumber: verification.phoneNumber, expiresAt: expiresAt)
+                                         phoneNumber: verification.phoneNumber, expiresAt: expiresAt,
+                                         simSwapMaxAgeHours: verification.simSwap?.maxAgeHours)
         let answer = await silent.begin(request)
         // nil when the store can't take the answer now; neither input below is ever refused.
         let outcome = try? await recordingTransition(verification.id) { turn -> (Bool, [EventDraft]) in

@@ -23,7 +23,8 @@ extension WorkflowRunner {
         return OutboundMessage(channel: channel, to: verification.phoneNumber, body: body,
                                verificationId: verification.id, step: step,
                                language: MessageText.language(for: verification.locale), locale: verification.locale,
-                               code: code, brand: verification.brand, idempotencyKey: key)
+                               code: code, brand: verification.brand, idempotencyKey: key,
+                               applicationId: verification.applicationId)
     }
 
     /// Applies the sender's answer for `row` in one transition that also deletes the row,

@@ -8,16 +8,20 @@ extension ServerSettings {
         "max-in-flight", "connections-per-address", "rate-sends-per-number", "rate-verifications-per-number",
         "rate-verifications-per-ip", "rate-requests-per-key", "max-failed-checks", "allow-countries", "deny-countries",
         "allow-prefixes", "deny-prefixes", "max-device-events", "device-event-burst", "device-event-rate",
+        "rate-sends-per-number-all-apps", "rate-verifications-per-number-all-apps", "max-failed-checks-all-apps",
     ]
 
     static let securityUsage = """
           --max-in-flight N     requests handled at once before 503 + Retry-After (default 2048)
           --connections-per-address N  connections one address may hold (default 256, 0 no limit; raise behind a proxy)
-          --rate-sends-per-number N/SECONDS          code sends per number (default 5/600)
-          --rate-verifications-per-number N/SECONDS  starts per number (default 20/86400)
+          --rate-sends-per-number N/SECONDS          code sends per number and application (default 5/600)
+          --rate-verifications-per-number N/SECONDS  starts per number and application (default 20/86400)
+          --rate-sends-per-number-all-apps N/SECONDS         … over every application (default 15/600)
+          --rate-verifications-per-number-all-apps N/SECONDS … over every application (default 60/86400)
           --rate-verifications-per-ip N/SECONDS      starts per source address (default 500/3600)
           --rate-requests-per-key N/SECONDS          requests per API key (default 6000/60)
-          --max-failed-checks N consecutive wrong codes per number (default 100)
+          --max-failed-checks N consecutive wrong codes per number and application (default 100)
+          --max-failed-checks-all-apps N  … over every application (default 300)
           --max-device-events N device events one verification may hold (default 1000; 0 turns it off)
           --device-event-burst N / --device-event-rate N/SECONDS
                                 device events a verification may post at once, then steadily (default 60, 60/60)
@@ -39,6 +43,13 @@ extension ServerSettings {
         if let value = try limit("rate-verifications-per-ip") { security.verificationsPerAddress = value }
         if let value = try limit("rate-requests-per-key") { security.requestsPerKey = value }
         if let value = try whole("max-failed-checks", minimum: 0) { security.maxConsecutiveFailedChecks = value }
+        if let value = try limit("rate-sends-per-number-all-apps") { security.sendsPerNumberAllApplications = value }
+        if let value = try limit("rate-verifications-per-number-all-apps") {
+            security.verificationsPerNumberAllApplications = value
+        }
+        if let value = try whole("max-failed-checks-all-apps", minimum: 0) {
+            security.maxConsecutiveFailedChecksAllApplications = value
+        }
         if let value = try whole("max-device-events", minimum: 0) { security.timeline.maxDeviceEvents = value }
         if let value = try whole("device-event-burst", minimum: 1) { security.timeline.deviceEventBurst = value }
         if let value = try limit("device-event-rate") { security.timeline.deviceEventRate = value }

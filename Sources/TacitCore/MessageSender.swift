@@ -25,10 +25,12 @@ public struct OutboundMessage: Sendable, Equatable {
     /// Stable for this verification's step however often the send is tried (after a crash,
     /// or by another instance), for providers that deduplicate by a key; never the code.
     public var idempotencyKey: String?
+    /// The application that owns the verification, whose per-number send limit the message spends.
+    public var applicationId: String?
 
     public init(channel: Channel, to: String, body: String, verificationId: String,
                 step: Int = 0, language: String = "en", locale: String = "en", voice: String = "",
-                code: String = "", brand: String = "", idempotencyKey: String? = nil) {
+                code: String = "", brand: String = "", idempotencyKey: String? = nil, applicationId: String? = nil) {
         self.channel = channel
         self.to = to
         self.body = body
@@ -40,6 +42,7 @@ public struct OutboundMessage: Sendable, Equatable {
         self.code = code
         self.brand = brand
         self.idempotencyKey = idempotencyKey
+        self.applicationId = applicationId
     }
 
     /// What a provider is handed to name this message in its receipts: `<request_id>:<step>`.

@@ -70,8 +70,8 @@ struct VonageAuthenticator: Sendable {
         guard claims["application_id"]?.stringValue == claimed, let jti = claims["jti"]?.stringValue,
               (1...128).contains(jti.count),
               let issued = claims["iat"]?.intValue,
-              replays.admit(claimed + ":" + jti, issuedAt: Date(timeIntervalSince1970: TimeInterval(issued)),
-                            now: now) else {
+              replays.admit(jti, application: application.id,
+                            issuedAt: Date(timeIntervalSince1970: TimeInterval(issued)), now: now) else {
             throw VonageProblem.unauthorized
         }
         return application

@@ -68,7 +68,8 @@ extension TacitApplication {
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub,
                        deviceEvents: engine.security.deviceEventGuard(limits: configuration.security.timeline,
                                                                       secrets: secrets, clock: dependencies.clock),
-                       limits: configuration.security.timeline).register(&router)
+                       limits: configuration.security.timeline,
+                       streams: engine.security.streams).register(&router)
         CallbackRoutes(runner: runner, store: store, callbacks: dependencies.callbacks,
                        baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
         ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub,

@@ -70,9 +70,13 @@ extension PostgresVerificationStore: DevStateStore {
 
     public func inboxMessages(for number: String) async throws -> [DevInboxMessage] {
         let fields = try protection()
-        let index = try fields.index(number)
+        // Under every key of the ring: a message indexed before a rotation still shows (an
+        // index can't be redone by reseal, which never holds the number).
+        let indexes = try fields.indexes(number)
         let rows = try await read { db in
-            try db.query("SELECT channel, body_sealed, at FROM dev_inbox WHERE number_index = \(index) ORDER BY seq")
+            try db.query("""
+                SELECT channel, body_sealed, at FROM dev_inbox WHERE number_index = ANY(\(array: indexes)) ORDER BY seq
+                """)
         }
         return try rows.map { row in
             DevInboxMessage(channel: try row.string("channel"),

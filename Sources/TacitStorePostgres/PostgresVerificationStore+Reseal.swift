@@ -1,9 +1,9 @@
 import Foundation
 import TacitStore
 
-/// `tacit keys reseal` on PostgreSQL: every number, stored reply and application secret not
-/// sealed under the newest key is opened and sealed again, in batches read outside any
-/// transaction and written in one short transaction each. Servers keep running meanwhile:
+/// `tacit keys reseal` on PostgreSQL: every number, stored reply, application secret, owed
+/// code and dev field not sealed under the newest key is opened and sealed again, in
+/// batches read outside any transaction and written in one short transaction each. Servers keep running meanwhile:
 /// each update applies only while the sealed value is still the one read, so a row another
 /// instance changed in between keeps its change (and is counted in `remaining` if that
 /// instance doesn't know the newest key yet).
@@ -17,7 +17,8 @@ extension PostgresVerificationStore: ResealableStore {
         (report.numbers, report.pending) = try await resealNumbers(current: current, fields)
         report.replies = try await resealReplies(current: current, fields)
         report.applicationSecrets = try await resealApplicationSecrets(current: current, fields)
-        report.remaining = try await read { db in
+        (report.sendCodes, report.devFields) = try await resealOwed(current: current, fields)
+        report.remaining = try await owedLeft(current: current) + read { db in
             try db.query("""
                 SELECT (SELECT COUNT(*) FROM verifications
                         WHERE substr(phone_sealed, 1, \(current.count)::integer) <> \(current)::bytea)

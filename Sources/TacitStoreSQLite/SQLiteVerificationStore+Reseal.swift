@@ -6,7 +6,7 @@ extension SQLiteVerificationStore: ResealableStore {
     /// only runs its updates, so the writer is never held long.
     static let resealBatch = 200
 
-    /// Seals every stored number and reply that doesn't start with `current` (the newest
+    /// Seals every stored number, reply, owed code and dev field that doesn't start with `current` (the newest
     /// key's header) again under the store's field protection, in batches. A row changed
     /// in between keeps its change: each update applies only if the sealed value is still
     /// the one that was read.
@@ -16,6 +16,7 @@ extension SQLiteVerificationStore: ResealableStore {
         (report.numbers, report.pending) = try await resealNumbers(current: current, fields)
         report.replies = try await resealReplies(current: current, fields)
         report.applicationSecrets = try await resealApplicationSecrets(current: current, fields)
+        (report.sendCodes, report.devFields) = try await resealOwed(current: current, fields)
         report.remaining = try await database.read { db in
             try db.query("""
                 SELECT (SELECT COUNT(*) FROM verifications
@@ -23,7 +24,7 @@ extension SQLiteVerificationStore: ResealableStore {
                      + (SELECT COUNT(*) FROM idempotency
                         WHERE status != 0 AND substr(body, 1, \(current.count)) IS NOT \(current)) AS n
                 """).first?.int("n") ?? 0
-        } + (try await applicationSecretsLeft(current: current))
+        } + (try await applicationSecretsLeft(current: current)) + (try await owedLeft(current: current))
         report.legacyAPIKeys = try await database.read { db in
             try db.query("SELECT COUNT(*) AS n FROM api_keys WHERE length(key_hash) = 32 AND revoked_at IS NULL")
                 .first?.int("n") ?? 0

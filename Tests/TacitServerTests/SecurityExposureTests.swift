@@ -47,7 +47,8 @@ struct SecurityExposureTests {
     @Test("in dev mode, keyless calls are accepted from loopback only")
     func devKeylessLoopbackOnly() async throws {
         let authenticator = Authenticator(keys: nil, store: InMemoryStore(), secrets: ServerSecrets(master: Array(repeating: 1, count: 32)),
-                                          clock: SystemClock(), dev: true)
+                                          clock: SystemClock(), dev: true,
+                                          devAccess: DevAccess(host: "127.0.0.1", port: 8080, publicURL: nil, tls: false))
         for address in ["127.0.0.1", "127.0.0.2", "::1", "::ffff:127.0.0.1"] {
             let request = HTTPRequest(method: "GET", path: "/v1/verifications/x", remoteAddress: address)
             #expect(try await authenticator.authenticate(request, scope: Scope.read, id: "x", device: nil) == .devLoopback)

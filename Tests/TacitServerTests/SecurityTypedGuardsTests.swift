@@ -29,7 +29,7 @@ struct SecurityTypedGuardsTests {
     func failedCheckRun() async throws {
         let (checks, limiter, clock) = Self.failedChecks(limit: 100)
         let verification = Self.verification
-        func run() async throws -> Int { try await limiter.hits("failed-checks", Self.number, checks.limit, at: clock.now()) }
+        func run() async throws -> Int { try await limiter.hits("failed-checks", Self.number, checks.counter.ceiling, at: clock.now()) }
         await checks.record(.wrongCode(attemptsRemaining: 4), for: verification)
         await checks.record(.tooManyAttempts, for: verification)
         #expect(try await run() == 2)

@@ -23,7 +23,7 @@ final class TimelineSSEProbe: NSObject, URLSessionDataDelegate, Sendable {
     private let raw = Mutex<[UInt8]>([])
     private let parser = Mutex(SSEParser())
 
-    init(_ base: URL, id: String, lastEventID: Int? = nil, after: Int? = nil) {
+    init(_ base: URL, id: String, lastEventID: Int? = nil, after: Int? = nil, authorization: String? = nil) {
         (bytes, continuation) = AsyncThrowingStream.makeStream(of: [UInt8].self)
         super.init()
         var url = base.appendingPathComponent("v1/verifications/\(id)/events")
@@ -31,6 +31,7 @@ final class TimelineSSEProbe: NSObject, URLSessionDataDelegate, Sendable {
         var request = URLRequest(url: url)
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
         if let lastEventID { request.setValue(String(lastEventID), forHTTPHeaderField: "Last-Event-ID") }
+        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
         let configuration = URLSessionConfiguration.default
         configuration.timeoutIntervalForRequest = 30
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)

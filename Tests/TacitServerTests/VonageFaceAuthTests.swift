@@ -65,14 +65,34 @@ struct VonageFaceAuthTests {
     func replayCacheIsBounded() {
         let cache = JTIReplayCache(capacity: 2, window: 900)
         let start = Date(timeIntervalSince1970: 1_000_000)
-        #expect(cache.admit("a", issuedAt: start, now: start))
-        #expect(!cache.admit("a", issuedAt: start, now: start))
-        #expect(cache.admit("b", issuedAt: start.addingTimeInterval(1), now: start))
-        #expect(cache.admit("c", issuedAt: start.addingTimeInterval(2), now: start))
+        #expect(cache.admit("a", application: "app", issuedAt: start, now: start))
+        #expect(!cache.admit("a", application: "app", issuedAt: start, now: start))
+        #expect(cache.admit("b", application: "app", issuedAt: start.addingTimeInterval(1), now: start))
+        #expect(cache.admit("c", application: "app", issuedAt: start.addingTimeInterval(2), now: start))
         #expect(cache.count == 2)
-        #expect(!cache.admit("a", issuedAt: start, now: start), "older than the floor the eviction raised")
-        #expect(!cache.admit("c", issuedAt: start.addingTimeInterval(2), now: start))
-        #expect(cache.admit("d", issuedAt: start.addingTimeInterval(2000), now: start.addingTimeInterval(2000)))
+        #expect(!cache.admit("a", application: "app", issuedAt: start, now: start),
+                "older than the floor the eviction raised")
+        #expect(!cache.admit("c", application: "app", issuedAt: start.addingTimeInterval(2), now: start))
+        #expect(cache.admit("d", application: "app", issuedAt: start.addingTimeInterval(2000),
+                            now: start.addingTimeInterval(2000)))
         #expect(cache.count == 1, "entries past the window are gone")
+    }
+
+    @Test("tokens one application dates up to the clock skew ahead raise only its own floor: another application's fresh tokens still pass")
+    func futureIssueTimesStayWithTheirApplication() {
+        let cache = JTIReplayCache(capacity: 2, window: 900)
+        let now = Date(timeIntervalSince1970: 1_000_000)
+        for jti in ["ahead-1", "ahead-2", "ahead-3"] {
+            #expect(cache.admit(jti, application: "mallory", issuedAt: now.addingTimeInterval(60), now: now))
+        }
+        #expect(!cache.admit("fresh", application: "mallory", issuedAt: now.addingTimeInterval(1),
+                             now: now.addingTimeInterval(1)), "its own floor moved ahead")
+        for second in 1...5 {
+            let at = now.addingTimeInterval(TimeInterval(second))
+            #expect(cache.admit("fresh-\(second)", application: "shop", issuedAt: at, now: at),
+                    "another application's fresh token at +\(second)s")
+        }
+        #expect(!cache.admit("ahead-1", application: "mallory", issuedAt: now.addingTimeInterval(60),
+                             now: now.addingTimeInterval(2)), "an evicted token is still refused")
     }
 }

@@ -26,7 +26,8 @@ extension WorkflowRunner {
                                verificationId: verification.id, step: step,
                                language: String(tag.prefix { $0 != "-" }), locale: verification.locale,
                                voice: LocaleCatalog.builtIn.voice(for: verification.locale),
-                               code: code, brand: verification.brand, idempotencyKey: key)
+                               code: code, brand: verification.brand, idempotencyKey: key,
+                               applicationId: verification.applicationId)
     }
 
     /// Applies the sender's answer for `row` in one transition that also deletes the row,

@@ -48,6 +48,7 @@ extension TacitApplication {
         try server?.start()
         let port = server?.port ?? configuration.port
         boundPort.store(port, ordering: .relaxed)
+        assembly.engine.security.devAccess.listening(port: port)
         assembly.engine.silentKeys.baseURL = configuration.baseURL(port: port)
         for mount in dependencies.mounts { mount.listening(at: configuration.baseURL(port: port)) }
         assembled.withLock { $0 = assembly }
@@ -64,6 +65,7 @@ extension TacitApplication {
             if configuration.webhooks.runsWorker { group.addTask { await assembly.engine.webhooks.run() } }
             if let relay = changeRelay(assembly.engine) { group.addTask { await relay.run() } }
             group.addTask { await assembly.engine.sends.run() }
+            group.addTask { await assembly.engine.security.streams.run() }
             group.addTask { await assembly.housekeeper.run() }
             let receipts = ProviderReceiptSink(runner: assembly.engine.runner, store: self.store)
             for source in dependencies.receiptSources { group.addTask { await source.run(receipts: receipts) } }

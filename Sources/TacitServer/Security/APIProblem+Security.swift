@@ -5,6 +5,11 @@ extension APIProblem {
                                          detail: "Send a valid API key as `Authorization: Bearer tk_…`.")
     static let forbidden = APIProblem(status: 403, type: "forbidden", title: "Forbidden",
                                       detail: "The credential does not allow this request.")
+    /// A keyless `--dev` call that may come from a web page of another site (docs/security.md).
+    static let devAccessRefused = APIProblem(
+        status: 403, type: "dev-access-refused", title: "Keyless dev access refused",
+        detail: "Keyless dev access is only for callers on this machine that name this server in Host and send no"
+            + " other site's Origin or a cross-site Sec-Fetch-Site; send an API key otherwise.")
     static func rateLimited(retryAfter: Int, detail: String) -> APIProblem {
         var problem = APIProblem(status: 429, type: "rate-limited", title: "Too many requests", detail: detail)
         problem.retryAfter = retryAfter

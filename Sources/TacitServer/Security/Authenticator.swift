@@ -12,12 +12,15 @@ struct Authenticator: Sendable {
     let secrets: ServerSecrets
     let clock: any TacitClock
     let dev: Bool
+    /// Who may use dev mode's keyless access besides being on loopback.
+    let devAccess: DevAccess
     /// How stale `last_used_at` may get before a use is written (a write per request would be waste).
     static let touchInterval: TimeInterval = 60
 
     func authenticate(_ request: HTTPRequest, scope: String, id: String?, device: String?) async throws -> Principal {
         guard let bearer = request.bearer, !bearer.isEmpty else {
             guard dev, request.isLoopback else { throw APIProblem.unauthorized }
+            guard devAccess.admits(request) else { throw APIProblem.devAccessRefused }
             return .devLoopback
         }
         if bearer.hasPrefix("ct_") { return try await deviceToken(bearer, id: id, permission: device) }

@@ -13,22 +13,21 @@ final class FailedCheckTally: Sendable {
     /// The tally of the check the current task is running, if the guard counts it.
     @TaskLocal static var current: FailedCheckTally?
 
-    /// The counter's key: a keyed hash of the number, never the number.
-    let key: String
-    let limit: RateLimit
+    /// The counters' keys (keyed hashes, never the number) with their limits: the
+    /// application's run and the run over every application (`NumberCounter`).
+    let counted: [(key: String, limit: RateLimit)]
     private let committed = Mutex(false)
 
-    init(key: String, limit: RateLimit) {
-        self.key = key
-        self.limit = limit
+    init(_ counted: [(key: String, limit: RateLimit)]) {
+        self.counted = counted
     }
 
-    /// What a check ending in `result` does to the run: a wrong code extends it (the one
-    /// that fails its verification too), a right one ends it.
+    /// What a check ending in `result` does to the runs: a wrong code extends them (the one
+    /// that fails its verification too), a right one ends them.
     func changes(for result: CheckResult) -> [RateChange] {
         switch result {
-        case .completed: [.reset(key: key)]
-        case .wrongCode, .tooManyAttempts: [.consume(key: key, limit: limit)]
+        case .completed: counted.map { .reset(key: $0.key) }
+        case .wrongCode, .tooManyAttempts: counted.map { .consume(key: $0.key, limit: $0.limit) }
         case .notPending: []
         }
     }

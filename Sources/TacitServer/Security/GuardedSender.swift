@@ -1,6 +1,7 @@
 import Foundation
 import TacitCore
 import TacitPhone
+import TacitStore
 
 /// Stands in front of the real sender: a message to a denied destination, or one past
 /// the number's send limit, is refused here, so the provider is never called. The
@@ -32,12 +33,14 @@ struct GuardedSender: MessageSender {
         if configuration.destinations.refusal(e164: message.to, region: number?.region) != nil {
             return "destination_denied"
         }
-        // Counted when handed to a sender; a store failure refuses rather than sends unmetered.
-        guard let decision = try? await limiter.consume("send", message.to, configuration.sendsPerNumber,
-                                                        at: clock.now()) else {
+        // Counted when handed to a sender, in the verification's application and over all of
+        // them; a store failure refuses rather than sends unmetered.
+        let application = message.applicationId ?? Application.defaultID
+        guard let admitted = try? await limiter.consume(configuration.sendCounter, message.to,
+                                                        application: application, at: clock.now()),
+              admitted else {
             return "rate_limited"
         }
-        if case .limited = decision { return "rate_limited" }
         return nil
     }
 }

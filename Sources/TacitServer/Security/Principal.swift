@@ -18,4 +18,10 @@ enum Principal: Sendable, Equatable {
         case .device: nil
         }
     }
+
+    /// The API key's id, nil for any other principal.
+    var keyId: String? {
+        if case .key(let key) = self { return key.id }
+        return nil
+    }
 }

@@ -4,10 +4,18 @@ import TacitStore
 /// Limits and lists that keep Tacit safe to put on the internet. Every value has a
 /// default chosen from the systems Tacit is measured against (see docs/security.md).
 public struct SecurityConfiguration: Sendable, Equatable {
-    /// Code messages handed to a sender per number (5 per 10 minutes, as hosted verification services allow).
+    /// Code messages handed to a sender per number, per application (5 per 10 minutes, as
+    /// hosted verification services allow).
     public var sendsPerNumber = RateLimit(5, per: 600)
-    /// Verifications started per number per day.
+    /// Code messages to one number over every application together: the ceiling that
+    /// protects the number's owner however many applications ask. nil: three times
+    /// `sendsPerNumber` over its window (so turning that off turns this off too).
+    public var sendsPerNumberAllApplications: RateLimit?
+    /// Verifications started per number per day, per application.
     public var verificationsPerNumber = RateLimit(20, per: 86_400)
+    /// Verifications started for one number over every application together. nil: three
+    /// times `verificationsPerNumber` over its window.
+    public var verificationsPerNumberAllApplications: RateLimit?
     /// Verifications started per source address per hour.
     public var verificationsPerAddress = RateLimit(500, per: 3_600)
     /// Requests per API key per minute.
@@ -15,9 +23,13 @@ public struct SecurityConfiguration: Sendable, Equatable {
     /// Requests per application per minute, over all its keys together; 0 turns it off
     /// (the default: an application's keys are already limited one by one).
     public var requestsPerApplication = RateLimit(0, per: 60)
-    /// Consecutive wrong codes per number across verifications before checks are
-    /// refused (NIST SP 800-63B: at most 100); a right code resets the run.
+    /// Consecutive wrong codes per number across an application's verifications before its
+    /// checks for the number are refused (NIST SP 800-63B: at most 100); a right code resets the run.
     public var maxConsecutiveFailedChecks = 100
+    /// Consecutive wrong codes per number over every application together before every
+    /// application's checks for it are refused; a right code in any of them resets the run.
+    /// nil: three times `maxConsecutiveFailedChecks`.
+    public var maxConsecutiveFailedChecksAllApplications: Int?
     /// How long a run of failures is remembered without a success; a refused number
     /// may try again when it ends.
     public var failedChecksWindow: TimeInterval = 86_400

@@ -37,7 +37,8 @@ struct SecurityGate: Sendable {
                 if let application = principal.applicationId {
                     return try await StoreScope.$application.withValue(application) {
                         try await requireVisible(request)
-                        return try await route()
+                        // A stream the route opens ends when this key is revoked (`OpenStreams`).
+                        return try await OpenStreams.$keyId.withValue(principal.keyId) { try await route() }
                     }
                 }
             }

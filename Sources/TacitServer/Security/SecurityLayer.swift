@@ -7,6 +7,10 @@ import TacitStore
 struct SecurityLayer: Sendable {
     let gate: SecurityGate
     let metrics: SecurityMetrics
+    /// Who may use dev mode's keyless access; told the port once the server listens.
+    let devAccess: DevAccess
+    /// The event streams API keys hold open, ended when their key is revoked.
+    let streams: OpenStreams
     private let limiter: RateLimiter
     private let monitor: ConversionMonitor
     private let configuration: SecurityConfiguration
@@ -24,8 +28,10 @@ struct SecurityLayer: Sendable {
         let monitor = ConversionMonitor(windows: windows, clock: clock, configuration: configuration, metrics: metrics,
                                         log: log)
         // A store that keeps no keys accepts none: outside dev mode every /v1 call is then refused.
+        let devAccess = DevAccess(host: server.host, port: server.port, publicURL: server.publicURL,
+                                  tls: server.tls != nil)
         let authenticator = Authenticator(keys: store as? any KeyStore, store: store, secrets: secrets, clock: clock,
-                                          dev: server.dev)
+                                          dev: server.dev, devAccess: devAccess)
         gate = SecurityGate(
             authenticator: authenticator, limiter: limiter, configuration: configuration, store: store, clock: clock,
             dev: server.dev,
@@ -34,6 +40,8 @@ struct SecurityLayer: Sendable {
             checks: FailedCheckGuard(limiter: limiter, configuration: configuration, clock: clock, metrics: metrics),
             monitor: monitor, metrics: metrics)
         self.metrics = metrics
+        self.devAccess = devAccess
+        streams = OpenStreams(keys: store as? any KeyStore, clock: clock)
         self.limiter = limiter
         self.monitor = monitor
         self.configuration = configuration

@@ -24,20 +24,27 @@ struct StartGuard: Sendable {
     /// number the route then verifies.
     func admit(_ request: HTTPRequest, _ start: StartSubmission,
                then route: () async -> HTTPResponse) async throws -> HTTPResponse {
-        let number = try await check(request, start)
+        let application = Self.application
+        let number = try await check(request, start, application: application)
         let response = await route()
         // 202 from /v1, 201 from a face that answers a create (and a re-send: one more send) with 201.
         if let number, response.status == 202 || response.status == 201, response.header("Idempotent-Replayed") == nil {
-            // Created: one more verification for the number. A verification is pending per
-            // number at most, so a start can't have slipped in since the check.
-            _ = try? await limiter.consume("start-number", number.e164, configuration.verificationsPerNumber,
-                                           at: clock.now())
+            // Created: one more verification for the number, in its application's count and
+            // the shared one. A verification is pending per number and application at most,
+            // so a start can't have slipped in since the check.
+            for (kind, subject, limit) in configuration.startCounter.counters(number.e164, application: application) {
+                _ = try? await limiter.consume(kind, subject, limit, at: clock.now())
+            }
         }
         return response
     }
 
+    /// The application the start is for: the one the gate bound for the request's credential.
+    static var application: String { ActingApplication.id ?? Application.defaultID }
+
     /// Refuses the start or returns the number whose start limit it spends when created.
-    private func check(_ request: HTTPRequest, _ start: StartSubmission) async throws -> PhoneNumber? {
+    private func check(_ request: HTTPRequest, _ start: StartSubmission,
+                       application: String) async throws -> PhoneNumber? {
         let now = clock.now()
         if !(dev && request.isLoopback && !configuration.limitLoopbackInDev) {
             try await refuse("address_limit") {
@@ -53,21 +60,34 @@ struct StartGuard: Sendable {
             note(reason, region: number.region)
             throw APIProblem.destinationDenied
         }
-        try await checkSendQuota(number, now: now)
+        try await checkSendQuota(number, application: application, now: now)
         try await refuse("number_limit") {
-            try await limiter.require("start-number", number.e164, configuration.verificationsPerNumber, at: now,
+            try await limiter.require(configuration.startCounter, number.e164, application: application, at: now,
                                       detail: "Too many verifications were started for this number; retry later.")
         }
+        try await checkUnlocked(number, application: application, now: now)
         try await checkVelocity(number, now: now)
         return number
     }
 
     /// A number whose send quota is spent can receive no code, so the start is refused
     /// up front rather than run a workflow whose every step would fail.
-    private func checkSendQuota(_ number: PhoneNumber, now: Date) async throws {
+    private func checkSendQuota(_ number: PhoneNumber, application: String, now: Date) async throws {
         try await refuse("send_limit", region: number.region) {
-            try await limiter.require("send", number.e164, configuration.sendsPerNumber, at: now,
+            try await limiter.require(configuration.sendCounter, number.e164, application: application, at: now,
                                       detail: "Too many codes were sent to this number; retry later.")
+        }
+    }
+
+    /// A number whose checks are locked (its run of wrong codes is at the application's
+    /// limit or the shared one) could check no code, so the start is refused up front
+    /// rather than send a code that can't work: the same 429 a check gets meanwhile.
+    private func checkUnlocked(_ number: PhoneNumber, application: String, now: Date) async throws {
+        let counter = configuration.failedCheckCounter
+        guard counter.perApplication.limit > 0 || counter.ceiling.limit > 0 else { return }
+        try await refuse("failed_checks", region: number.region) {
+            try await limiter.require(counter, number.e164, application: application, at: now,
+                                      detail: FailedCheckGuard.lockedDetail)
         }
     }
 

@@ -14,6 +14,8 @@ struct TimelineRoutes: Sendable {
     let deviceEvents: DeviceEventGuard
     /// Page and export sizes.
     let limits: TimelineLimits
+    /// The streams API keys hold open, ended when their key is revoked.
+    let streams: OpenStreams
     /// Seconds between `: ping` comments on an idle stream, on the injected clock.
     var heartbeatInterval: TimeInterval = 15
     let frames = FrameCache()
@@ -34,7 +36,9 @@ struct TimelineRoutes: Sendable {
         if request.header("accept")?.lowercased().contains("text/event-stream") == true {
             let streamer = EventStreamer(store: store, hub: hub, clock: runner.clock,
                                          heartbeatInterval: heartbeatInterval, frames: frames)
-            return .eventStream(streamer.stream(id, after: after))
+            let writer = streamer.stream(id, after: after)
+            streams.hold(writer)
+            return .eventStream(writer)
         }
         let page = try await EventPage.read(store, id: id, after: after, limit: try pageLimit(request))
         return .json(bytes: page.json, headers: [("Cache-Control", "no-store")])

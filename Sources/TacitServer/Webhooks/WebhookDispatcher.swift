@@ -100,8 +100,8 @@ final class WebhookDispatcher: Sendable {
         let attempt = message.attempts + 1
         var report = WebhookAttempt(messageId: message.id, verificationId: message.verificationId, type: message.type,
                                     attempt: attempt, statusCode: nil, result: .refused)
-        if let url, await allowed(url) {
-            report.statusCode = await post(message.payload, to: url, headers: headers())
+        if let url, let target = await pinned(url) {
+            report.statusCode = await post(message.payload, to: target.url, headers: headers() + target.headers)
             report.result = await settle(message, endpoint: endpoint, attempt: attempt, status: report.statusCode)
         } else {
             try? await store.recordOutboxAttempt(id: message.id, outcome: .dead, at: clock.now())
@@ -147,12 +147,12 @@ final class WebhookDispatcher: Sendable {
                 ("webhook-signature", signatures.joined(separator: " "))]
     }
 
-    /// Resolves off the cooperative pool: name resolution blocks.
-    func allowed(_ url: URL) async -> Bool {
-        guard let host = url.host, !host.isEmpty else { return false }
+    /// Where to send for `url`, pinned to the address the target guard checked; nil when the
+    /// guard refuses it. Resolves off the cooperative pool: name resolution blocks.
+    func pinned(_ url: URL) async -> WebhookTargetGuard.Target? {
         let targetGuard = self.targetGuard
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: targetGuard.refusal(host: host) == nil) }
+            DispatchQueue.global().async { continuation.resume(returning: targetGuard.target(for: url)) }
         }
     }
 }

@@ -7,18 +7,74 @@ import Glibc
 /// unspecified or otherwise non-public addresses (IPv4 and IPv6), so a configured URL
 /// can't be turned against the server's own network. Every address a name resolves to
 /// must be public.
+///
+/// The name is resolved once: a plain-http target is then called at the address that was
+/// checked, with the name in `Host` (`target(for:)`), so a name that resolves to a public
+/// address for the check and to a private one for the connection (DNS rebinding) can't
+/// move the call. An https target keeps its name, which TLS needs for SNI and to check the
+/// certificate: a rebound private address can't present a certificate for the name, so
+/// the handshake fails before anything is sent (docs/security.md, "Second adversarial pass").
 struct WebhookTargetGuard: Sendable {
     let allowPrivate: Bool
+    /// Name resolution, IPv4 addresses as 4 bytes and IPv6 as 16; injected by tests.
+    var resolve: @Sendable (String) -> [[UInt8]]? = { WebhookTargetGuard.resolve($0) }
+
+    /// Where a webhook for `url` is sent: the URL to connect to and the headers that name
+    /// the original host.
+    struct Target: Sendable {
+        var url: URL
+        var headers: [(String, String)] = []
+    }
 
     /// Why `host` must not be called, or nil when it may be.
     func refusal(host: String) -> String? {
         if allowPrivate { return nil }
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        guard let addresses = Self.resolve(bare), !addresses.isEmpty else { return "the webhook host does not resolve" }
-        if addresses.contains(where: Self.isNonPublic) {
-            return "the webhook host resolves to a private or reserved address"
+        switch check(host) {
+        case .failure(let reason): return reason.text
+        case .success: return nil
         }
-        return nil
+    }
+
+    /// `url` pinned to the address its host was checked at, or nil when it must not be called.
+    func target(for url: URL) -> Target? {
+        guard let host = url.host, !host.isEmpty else { return nil }
+        let checked = check(host)
+        guard case .success(let address) = checked else {
+            // With private targets allowed there is nothing to protect: an unresolved name is tried as it is.
+            return allowPrivate ? Target(url: url) : nil
+        }
+        guard url.scheme?.lowercased() == "http", let address,
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return Target(url: url) }
+        let authority = url.port.map { "\(host):\($0)" } ?? host
+        components.host = Self.literal(address)
+        guard let pinned = components.url else { return nil }
+        return Target(url: pinned, headers: [("Host", authority)])
+    }
+
+    private struct Refusal: Error {
+        var text: String
+    }
+
+    /// The address to call `host` at (nil for a literal or when any will do), or why not.
+    private func check(_ host: String) -> Result<[UInt8]?, Refusal> {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        guard let addresses = resolve(bare), let first = addresses.first else {
+            return .failure(Refusal(text: "the webhook host does not resolve"))
+        }
+        if !allowPrivate, addresses.contains(where: Self.isNonPublic) {
+            return .failure(Refusal(text: "the webhook host resolves to a private or reserved address"))
+        }
+        return .success(first)
+    }
+
+    /// An address as a URL host: dotted IPv4, or bracketed IPv6.
+    static func literal(_ address: [UInt8]) -> String {
+        if address.count == 4 { return address.map(String.init).joined(separator: ".") }
+        var words: [String] = []
+        for index in stride(from: 0, to: address.count, by: 2) {
+            words.append(String(UInt16(address[index]) << 8 | UInt16(address[index + 1]), radix: 16))
+        }
+        return "[" + words.joined(separator: ":") + "]"
     }
 
     /// IPv4 addresses as 4 bytes, IPv6 as 16.

@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+import TacitHTTP
+
+/// Who may use `--dev`'s keyless access (docs/security.md, "Second adversarial pass"):
+/// a caller on this machine that is not a web page of another site. Loopback alone is
+/// not enough: any page a browser here opens can post to 127.0.0.1 (a `text/plain`
+/// POST needs no preflight), and a site whose name is made to resolve to 127.0.0.1 (DNS
+/// rebinding) reads the answers as its own. So a keyless request must also
+/// - name this server in `Host` (its listen address, `localhost`, `127.0.0.1` or
+///   `[::1]`, or the public URL's host, with the port it listens on, or none), or send no
+///   `Host` at all (no browser does that);
+/// - carry no `Origin`, or one naming this server (the console is served from it);
+/// - carry no `Sec-Fetch-Site`, or `same-origin` or `none` (typed or bookmarked).
+/// Scripts, SDKs and the CLI send neither header and name the address they dialled.
+final class DevAccess: Sendable {
+    private struct Names {
+        var hosts: Set<String>
+        var ports: Set<Int>
+        var origins: Set<String>
+    }
+
+    private let configuredHost: String
+    private let publicURL: String?
+    private let scheme: String
+    private let names: Mutex<Names>
+
+    init(host: String, port: Int, publicURL: String?, tls: Bool) {
+        configuredHost = host
+        self.publicURL = publicURL
+        scheme = tls ? "https" : "http"
+        names = Mutex(Names(hosts: [], ports: [], origins: []))
+        listening(port: port)
+    }
+
+    /// The port the server listens on, known once it does (an ephemeral port in tests).
+    func listening(port: Int) {
+        var hosts: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
+        if !["0.0.0.0", "::", ""].contains(configuredHost) {
+            hosts.insert(configuredHost.contains(":") ? "[\(configuredHost)]" : configuredHost.lowercased())
+        }
+        var ports: Set<Int> = [port]
+        var origins = Set(hosts.map { Self.origin(scheme, $0, port) })
+        if let publicURL, let url = URL(string: publicURL), let host = url.host, let publicScheme = url.scheme {
+            let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host.lowercased()
+            let publicPort = url.port ?? (publicScheme == "https" ? 443 : 80)
+            hosts.insert(name)
+            ports.insert(publicPort)
+            origins.insert(Self.origin(publicScheme.lowercased(), name, publicPort))
+        }
+        names.withLock { $0 = Names(hosts: hosts, ports: ports, origins: origins) }
+    }
+
+    /// Whether a keyless request from loopback may act as the dev application.
+    func admits(_ request: HTTPRequest) -> Bool {
+        let names = self.names.withLock { $0 }
+        if let host = request.header("Host"), !Self.names(host, in: names) { return false }
+        if let origin = request.header("Origin"), !names.origins.contains(Self.normalized(origin)) { return false }
+        if let site = request.header("Sec-Fetch-Site")?.lowercased(), site != "same-origin", site != "none" {
+            return false
+        }
+        return true
+    }
+
+    /// `host[:port]` names this server: one of its names, with its port or none.
+    private static func names(_ authority: String, in names: Names) -> Bool {
+        let value = authority.trimmingCharacters(in: .whitespaces).lowercased()
+        let (name, port) = split(value)
+        guard names.hosts.contains(name) else { return false }
+        guard let port else { return true }
+        return Int(port).map(names.ports.contains) ?? false
+    }
+
+    /// `[v6]:port`, `name:port`, or either without a port.
+    private static func split(_ authority: String) -> (String, Substring?) {
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return (authority, nil) }
+            let name = String(authority[...close])
+            let rest = authority[authority.index(after: close)...]
+            return (name, rest.hasPrefix(":") ? rest.dropFirst() : (rest.isEmpty ? nil : rest))
+        }
+        guard let colon = authority.lastIndex(of: ":") else { return (authority, nil) }
+        return (String(authority[..<colon]), authority[authority.index(after: colon)...])
+    }
+
+    /// An origin as browsers send it, with its port always written, for comparison.
+    private static func normalized(_ origin: String) -> String {
+        let value = origin.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let url = URL(string: value), let scheme = url.scheme, let host = url.host,
+              url.path.isEmpty, url.query == nil else { return "" }
+        let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return Self.origin(scheme, name, url.port ?? (scheme == "https" ? 443 : 80))
+    }
+
+    private static func origin(_ scheme: String, _ host: String, _ port: Int) -> String {
+        "\(scheme)://\(host):\(port)"
+    }
+}

@@ -13,8 +13,8 @@ extension TwilioRoutes {
         guard let application = ActingApplication.id, let form = TwilioForm(body: request.body) else { return nil }
         if let sid = form["VerificationSid"] {
             // Inside the gate's `StoreScope`, another application's sid reads as absent.
-            guard TwilioFace.isVerificationSid(sid), try await store.recentVerification(id: sid)?.face == TwilioFace.name
-            else { return nil }
+            guard TwilioFace.isVerificationSid(sid),
+                  try await store.recentVerification(id: sid)?.face == TwilioFace.name else { return nil }
             return sid
         }
         guard let to = form["To"], let number = try? phones.parse(to, allowVirtualRange: allowVirtualRange),

@@ -10,7 +10,7 @@ import TacitTesting
 final class CamaraFixture: Sendable {
     static let issuer = "http://127.0.0.1:9/oidc"
     static let api = "http://127.0.0.1:9/api"
-    static let number = "+447911123456"
+    static let number = "+447700900123"
 
     let http: RecordingHTTPClient
     let clock = ManualClock()

@@ -22,7 +22,7 @@ struct CamaraRequestTests {
         let query = CamaraFixture.query(url)
         #expect(query["response_type"] == "code" && query["client_id"] == "tacit-client" && query["prompt"] == "none")
         #expect(query["scope"] == "openid dpv:FraudPreventionAndDetection number-verification:verify")
-        #expect(query["login_hint"] == "tel:+447911123456")
+        #expect(query["login_hint"] == "tel:+447700900123")
         #expect(query["code_challenge_method"] == "S256")
         let nonce = try #require(query["nonce"])
         let verifier = CamaraAuthorization.verifier(nonce: nonce, key: fixture.settings.flowKey)
@@ -56,15 +56,15 @@ struct CamaraRequestTests {
 
     @Test("the verify body is the number, or with hashing its SHA-256 hex with the +, never both")
     func verifyBody() {
-        #expect(CamaraVerifyClient.body(phoneNumber: "+447911123456", hashed: false).map(\.0) == ["phoneNumber"])
-        let hashed = CamaraVerifyClient.body(phoneNumber: "+447911123456", hashed: true)
+        #expect(CamaraVerifyClient.body(phoneNumber: "+447700900123", hashed: false).map(\.0) == ["phoneNumber"])
+        let hashed = CamaraVerifyClient.body(phoneNumber: "+447700900123", hashed: true)
         #expect(hashed.map(\.0) == ["hashedPhoneNumber"])
-        #expect(hashed.first?.1 == .string(Hex.encode(SHA256.hash(Array("+447911123456".utf8)))))
+        #expect(hashed.first?.1 == .string(Hex.encode(SHA256.hash(Array("+447700900123".utf8)))))
     }
 
     @Test("the SIM swap body carries maxAge in hours, kept within the API's 1 to 2400", arguments: [(240, 240.0), (0, 1.0), (5000, 2400.0)])
     func simSwapBody(hours: Int, sent: Double) {
-        let body = CamaraSimSwap.body(phoneNumber: "+447911123456", maxAgeHours: hours)
+        let body = CamaraSimSwap.body(phoneNumber: "+447700900123", maxAgeHours: hours)
         #expect(body.map(\.0) == ["phoneNumber", "maxAge"] && body.last?.1 == .number(sent))
     }
 

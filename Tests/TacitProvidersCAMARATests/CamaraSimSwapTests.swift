@@ -19,7 +19,7 @@ struct CamaraSimSwapTests {
         fixture.answer("/api/sim-swap/v2/check", CamaraFixture.json(200, ["swapped": true]))
         #expect(await fixture.provider.simSwap.swapped(phoneNumber: CamaraFixture.number, maxAgeHours: 24) == true)
         let authorize = CamaraFixture.form(try #require(fixture.requests(to: "/oidc/bc-authorize").first))
-        #expect(authorize["login_hint"] == "tel:+447911123456" && authorize["scope"] == "dpv:FraudPreventionAndDetection sim-swap:check")
+        #expect(authorize["login_hint"] == "tel:+447700900123" && authorize["scope"] == "dpv:FraudPreventionAndDetection sim-swap:check")
         #expect(authorize["client_assertion"] != nil && authorize["client_id"] == "tacit-client")
         let poll = CamaraFixture.form(try #require(fixture.requests(to: "/oidc/token").first))
         #expect(poll["grant_type"] == "urn:openid:params:grant-type:ciba" && poll["auth_req_id"] == "ar-1")

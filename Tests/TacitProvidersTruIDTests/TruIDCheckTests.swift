@@ -23,7 +23,7 @@ struct TruIDCheckTests {
         #expect(create.url.path == "/subscriber_check/v0.2/checks")
         #expect(create.headers.contains { $0.0 == "Authorization" && $0.1 == "Bearer 2YotnFZFEjr1zCsicMWpAA" })
         #expect(create.headers.contains { $0.0 == "Content-Type" && $0.1 == "application/json" })
-        #expect(String(decoding: create.body, as: UTF8.self) == #"{"phone_number":"447911123456"}"#)
+        #expect(String(decoding: create.body, as: UTF8.self) == #"{"phone_number":"447700900123"}"#)
     }
 
     @Test("an operator tru.ID can't reach is no coverage; a server error is an outage", arguments: [
@@ -39,7 +39,7 @@ struct TruIDCheckTests {
     @Test("the device's code is PATCHed onto the check Tacit created, as a JSON Patch")
     func patchShape() async throws {
         let client = TruIDFixture.client { _ in TruIDFixture.completed(match: true, noSimChange: true) }
-        let submission = SilentSubmission(reference: TruIDFixture.checkId, deviceCode: "94dae426fg", phoneNumber: "+447911123456")
+        let submission = SilentSubmission(reference: TruIDFixture.checkId, deviceCode: "94dae426fg", phoneNumber: "+447700900123")
         let verdict = await provider(client).verdict(for: submission)
         #expect(verdict == SilentProviderVerdict(result: .match, simChanged: false))
         let patch = try #require(client.requests.last)
@@ -69,7 +69,7 @@ struct TruIDCheckTests {
     @Test("a check id that is not tru.ID's shape is never put in a path")
     func foreignReference() async {
         let client = TruIDFixture.client { _ in TruIDFixture.completed(match: true, noSimChange: true) }
-        let submission = SilentSubmission(reference: "../../oauth2", deviceCode: "94dae426fg", phoneNumber: "+447911123456")
+        let submission = SilentSubmission(reference: "../../oauth2", deviceCode: "94dae426fg", phoneNumber: "+447700900123")
         #expect(await provider(client).verdict(for: submission) == nil)
         #expect(!client.requests.contains { $0.method == "PATCH" })
     }

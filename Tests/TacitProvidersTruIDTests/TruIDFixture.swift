@@ -30,7 +30,7 @@ enum TruIDFixture {
         }
     }
 
-    static func request(_ number: String = "+447911123456") -> SilentCheckRequest {
+    static func request(_ number: String = "+447700900123") -> SilentCheckRequest {
         SilentCheckRequest(verificationId: "vf_1", step: 0, phoneNumber: number, expiresAt: Date(timeIntervalSince1970: 1_796_000_060))
     }
 }

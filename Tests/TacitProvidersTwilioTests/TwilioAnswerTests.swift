@@ -35,7 +35,7 @@ struct TwilioAnswerTests {
     @Test("a 201 is accepted with the message's sid as the provider's message id")
     func accepted() async {
         let result = await Self.result { _ in
-            OutboundResponse(status: 201, body: Array(#"{"sid": "\#(Self.sid)", "status": "queued", "to": "+447911123456"}"#.utf8))
+            OutboundResponse(status: 201, body: Array(#"{"sid": "\#(Self.sid)", "status": "queued", "to": "+447700900123"}"#.utf8))
         }
         #expect(result.isAccepted)
         #expect(result.acceptedBy == .accepted(by: "twilio", messageId: Self.sid))
@@ -46,7 +46,7 @@ struct TwilioAnswerTests {
         let call = "CA" + String(repeating: "cd", count: 16)
         let placed = await Self.result({ _ in OutboundResponse(status: 201, body: Array(#"{"sid": "\#(call)"}"#.utf8)) }, channel: .voice)
         #expect(placed.acceptedBy?.messageId == call)
-        let odd = await Self.result { _ in OutboundResponse(status: 201, body: Array(#"{"sid": "+447911123456"}"#.utf8)) }
+        let odd = await Self.result { _ in OutboundResponse(status: 201, body: Array(#"{"sid": "+447700900123"}"#.utf8)) }
         #expect(odd.refusal == .transient)
     }
 
@@ -54,12 +54,12 @@ struct TwilioAnswerTests {
         (21211, "invalid_number"), (21614, "unreachable_number"), (21610, "number_opted_out"), (21408, "destination_not_permitted"),
     ])
     func permanent(code: Int, reason: String) async {
-        let result = await Self.result { _ in Self.error(400, code: code, message: "The 'To' number +447911123456 is not valid.") }
+        let result = await Self.result { _ in Self.error(400, code: code, message: "The 'To' number +447700900123 is not valid.") }
         #expect(result.refusal == .permanent)
         #expect(result.reason == reason)
         let attempt = result.attempts.first
         #expect(attempt?.errorCode == String(code))
-        #expect(attempt?.detail?.contains("447911123456") == false)
+        #expect(attempt?.detail?.contains("447700900123") == false)
         #expect(attempt?.detail?.isEmpty == false)
     }
 

@@ -41,7 +41,10 @@ struct TwilioCallbackTests {
         }
     }
 
-    @Test("a signed callback re-sent reordered, percent-encoded otherwise or with stray & is a replay: the key is what the signature covers")
+    @Test("""
+        a signed callback re-sent reordered, percent-encoded otherwise or with stray & is a replay: \
+        the key is what the signature covers
+        """)
     func reencodedReplay() async throws {
         let store = InMemoryStore()
         try await TestApplication.test(.inProcess, store: store, sender: .accepting("twilio", messageId: "SM1"),
@@ -54,7 +57,8 @@ struct TwilioCallbackTests {
             let path = "/v1/callbacks/twilio?ref=\(id):0"
             let parameters: [(name: String, value: String)] = [("MessageSid", "SM1"), ("MessageStatus", "delivered"),
                                                                ("To", "+447911123456")]
-            let signature = TwilioSignature.compute(authToken: Self.token, url: app.baseURL + path, parameters: parameters)
+            let signature = TwilioSignature.compute(authToken: Self.token, url: app.baseURL + path,
+                                                    parameters: parameters)
             let headers = ["Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature]
             func send(_ form: String) async throws -> Int {
                 try await client.send("POST", path, body: Data(form.utf8), headers: headers).status

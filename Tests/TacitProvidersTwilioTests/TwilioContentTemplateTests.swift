@@ -15,7 +15,7 @@ struct TwilioContentTemplateTests {
                                          whatsappContentSid: contentSid)
 
     static func message(_ channel: Channel) -> OutboundMessage {
-        OutboundMessage(channel: channel, to: "+447911123456", body: "Your Acme verification code is 482913.", verificationId: "vf_abc",
+        OutboundMessage(channel: channel, to: "+447700900123", body: "Your Acme verification code is 482913.", verificationId: "vf_abc",
                         step: 1, code: "482913", brand: "Acme")
     }
 

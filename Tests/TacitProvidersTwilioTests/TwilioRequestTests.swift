@@ -12,7 +12,7 @@ struct TwilioRequestTests {
     static let settings = TwilioSettings(accountSid: sid, authToken: "secret-token", from: "+15005550006",
                                          apiURL: "http://127.0.0.1:9/", publicURL: "https://tacit.example/")
     static func message(_ channel: Channel, body: String = "Your Acme code is 123456.", language: String = "en", locale: String = "en-us") -> OutboundMessage {
-        OutboundMessage(channel: channel, to: "+447911123456", body: body, verificationId: "vf_abc", step: 1,
+        OutboundMessage(channel: channel, to: "+447700900123", body: body, verificationId: "vf_abc", step: 1,
                         language: language, locale: locale)
     }
 
@@ -44,11 +44,11 @@ struct TwilioRequestTests {
         #expect(headers["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(headers["Authorization"] == "Basic " + Data("\(Self.sid):secret-token".utf8).base64EncodedString())
         #expect(names == ["To", "From", "Body", "StatusCallback"])
-        #expect(form["To"] == "+447911123456")
+        #expect(form["To"] == "+447700900123")
         #expect(form["From"] == "+15005550006")
         #expect(form["Body"] == "Your Acme code is 123456.")
         #expect(form["StatusCallback"] == "https://tacit.example/v1/callbacks/twilio?ref=vf_abc:1")
-        #expect(String(decoding: request.body, as: UTF8.self).contains("To=%2B447911123456"))
+        #expect(String(decoding: request.body, as: UTF8.self).contains("To=%2B447700900123"))
         #expect(String(decoding: request.body, as: UTF8.self).contains("Body=Your+Acme+code+is+123456."))
     }
 
@@ -62,7 +62,7 @@ struct TwilioRequestTests {
         #expect(form["MessagingServiceSid"] == service.messagingServiceSid)
 
         let (_, whatsapp, _) = try await Self.sent(Self.message(.whatsapp))
-        #expect(whatsapp["To"] == "whatsapp:+447911123456")
+        #expect(whatsapp["To"] == "whatsapp:+447700900123")
         #expect(whatsapp["From"] == "whatsapp:+15005550006")
     }
 

@@ -8,13 +8,13 @@ import TacitTesting
 /// or refused transiently (another provider may do better) or permanently (none will).
 @Suite("Vonage answers: message ids, and status codes split into transient and permanent")
 struct VonageAnswerTests {
-    static func answer(status: String, errorText: String = "Error text with +447911123456") -> OutboundResponse {
+    static func answer(status: String, errorText: String = "Error text with +447700900123") -> OutboundResponse {
         OutboundResponse(status: 200, body: Array(#"{"message-count":"1","messages":[{"status":"\#(status)","error-text":"\#(errorText)"}]}"#.utf8))
     }
 
     @Test("status 0 is accepted with Vonage's message id")
     func accepted() {
-        let body = #"{"message-count":"1","messages":[{"to":"447911123456","message-id":"0A0000000123ABCD1","status":"0","remaining-balance":"3.14","message-price":"0.0333","network":"23410"}]}"#
+        let body = #"{"message-count":"1","messages":[{"to":"447700900123","message-id":"0A0000000123ABCD1","status":"0","remaining-balance":"3.14","message-price":"0.0333","network":"23410"}]}"#
         let attempt = VonageAnswer.attempt(OutboundResponse(status: 200, body: Array(body.utf8)))
         #expect(attempt == .accepted(by: "vonage", messageId: "0A0000000123ABCD1"))
     }
@@ -49,7 +49,7 @@ struct VonageAnswerTests {
 
     @Test("Vonage's error text, which may quote the number, never reaches the attempt")
     func errorTextDropped() {
-        let attempt = VonageAnswer.attempt(Self.answer(status: "7", errorText: "Number +447911123456 barred"))
+        let attempt = VonageAnswer.attempt(Self.answer(status: "7", errorText: "Number +447700900123 barred"))
         #expect(!(attempt.detail ?? "").contains("7700900123"))
         #expect(attempt.detail == "the number is barred")
     }

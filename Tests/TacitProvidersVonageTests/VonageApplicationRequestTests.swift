@@ -29,7 +29,7 @@ struct VonageApplicationRequestTests {
 
     static func message(_ channel: Channel, locale: String = "en-gb", language: String = "en") -> OutboundMessage {
         let body = MessageText.body(channel: channel, brand: "Acme", code: "482913", locale: locale)
-        return OutboundMessage(channel: channel, to: "+447911123456", body: body, verificationId: "vf_abc", step: 1,
+        return OutboundMessage(channel: channel, to: "+447700900123", body: body, verificationId: "vf_abc", step: 1,
                                language: language, locale: locale, code: "482913", brand: "Acme")
     }
 
@@ -50,7 +50,7 @@ struct VonageApplicationRequestTests {
             #expect(request.url.absoluteString == "http://127.0.0.1:9/v1/messages")
             #expect(request.headers.first { $0.0 == "Content-Type" }?.1 == "application/json")
             #expect(body["message_type"] == .string("template") && body["channel"] == .string("whatsapp"))
-            #expect(body["to"] == .string("447911123456") && body["from"] == .string("447700900001"))
+            #expect(body["to"] == .string("447700900123") && body["from"] == .string("447700900001"))
             #expect(body["template"] == .object(["name": .string("acme:verify_code"), "parameters": .array([.string("482913")])]))
             #expect(body["whatsapp"] == .object(["policy": .string("deterministic"), "locale": .string("en_GB")]))
             #expect(body["client_ref"] == .string("vf_abc:1"))
@@ -92,7 +92,7 @@ struct VonageApplicationRequestTests {
             let answer = OutboundResponse(status: 201, body: Array(#"{"uuid":"63f61863-4a51-4f6b-86e1-46edebcf9356","status":"started","direction":"outbound","conversation_uuid":"CON-1"}"#.utf8))
             let (result, request, body) = try await Self.sent(Self.message(.voice), setup.credentials, answer: answer)
             #expect(request.url.absoluteString == "http://127.0.0.1:9/v1/calls")
-            #expect(body["to"] == .array([.object(["type": .string("phone"), "number": .string("447911123456")])]))
+            #expect(body["to"] == .array([.object(["type": .string("phone"), "number": .string("447700900123")])]))
             #expect(body["from"] == .object(["type": .string("phone"), "number": .string("447700900002")]))
             #expect(body["event_url"] == .array([.string("https://tacit.example/v1/callbacks/vonage?ref=vf_abc:1")]))
             guard case .array(let ncco)? = body["ncco"], case .object(let talk)? = ncco.first else { Issue.record("no ncco"); return }
@@ -119,13 +119,13 @@ struct VonageApplicationRequestTests {
     ] as [(Int, String, Bool, String, String?)])
     func errors(status: Int, type: String, permanent: Bool, reason: String, code: String?) async throws {
         try await withCredentials { setup in
-            let problem = #"{"type":"\#(type)","title":"Error","detail":"Message to +447911123456 failed","instance":"bf0ca0bf"}"#
+            let problem = #"{"type":"\#(type)","title":"Error","detail":"Message to +447700900123 failed","instance":"bf0ca0bf"}"#
             let (result, _, _) = try await Self.sent(Self.message(.whatsapp), setup.credentials,
                                                      answer: OutboundResponse(status: status, body: Array(problem.utf8)))
             let attempt = try #require(result.attempts.first)
             #expect(attempt.refusal == (permanent ? .permanent : .transient))
             #expect(attempt.reason == reason && attempt.errorCode == code)
-            #expect(!(attempt.detail ?? "").contains("447911123456"))
+            #expect(!(attempt.detail ?? "").contains("447700900123"))
         }
     }
 

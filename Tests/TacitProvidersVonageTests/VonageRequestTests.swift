@@ -11,10 +11,10 @@ struct VonageRequestTests {
     static let settings = VonageSettings(apiKey: "abcd1234", apiSecret: "s3cr3t-value", from: "AcmeCo",
                                          restURL: "http://127.0.0.1:9/", publicURL: "https://tacit.example/")
     static func message(body: String = "Your Acme code is 123456.", channel: Channel = .sms) -> OutboundMessage {
-        OutboundMessage(channel: channel, to: "+447911123456", body: body, verificationId: "vf_abc", step: 1)
+        OutboundMessage(channel: channel, to: "+447700900123", body: body, verificationId: "vf_abc", step: 1)
     }
 
-    static let accepted = #"{"message-count":"1","messages":[{"to":"447911123456","message-id":"0A0000000123ABCD1","status":"0"}]}"#
+    static let accepted = #"{"message-count":"1","messages":[{"to":"447700900123","message-id":"0A0000000123ABCD1","status":"0"}]}"#
 
     /// Sends one message through a recording client answering as Vonage does, and returns the request and its form.
     static func sent(_ message: OutboundMessage, settings: VonageSettings = settings) async throws -> (OutboundRequest, [String: String], [String]) {
@@ -44,7 +44,7 @@ struct VonageRequestTests {
         #expect(headers["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(headers["Authorization"] == "Basic " + Data("abcd1234:s3cr3t-value".utf8).base64EncodedString())
         #expect(names == ["to", "from", "text", "client-ref", "callback"])
-        #expect(form["to"] == "447911123456")
+        #expect(form["to"] == "447700900123")
         #expect(form["from"] == "AcmeCo")
         #expect(form["text"] == "Your Acme code is 123456.")
         #expect(form["client-ref"] == "vf_abc:1")

@@ -30,7 +30,7 @@ enum VonageVerifyFixture {
         return (VonageSilentAuth(settings: settings, http: client, clock: ManualClock(start: now)), try RSAPublicKey(pem: pair.publicPEM))
     }
 
-    static func request(_ number: String = "+447911123456") -> SilentCheckRequest {
+    static func request(_ number: String = "+447700900123") -> SilentCheckRequest {
         SilentCheckRequest(verificationId: "vf_0190abcdef12-Ab_Cd3xYz9", step: 0, phoneNumber: number,
                            expiresAt: now.addingTimeInterval(60))
     }

@@ -25,7 +25,7 @@ struct VonageVerifyTests {
         #expect(claims["application_id"] == .string(Fixture.applicationId) && claims["exp"] == .int(1_796_111_398 + 900))
         let body = try #require(try JSONParser.parse(start.body).objectValue)
         #expect(body["brand"] == .string("Tacit"))
-        #expect(body["workflow"] == .array([.object(["channel": .string("silent_auth"), "to": .string("447911123456"),
+        #expect(body["workflow"] == .array([.object(["channel": .string("silent_auth"), "to": .string("447700900123"),
                                                      "coverage_check": .bool(true)])]))
         let ref = try #require(body["client_ref"]?.stringValue)
         #expect(ref.count <= 40 && ref.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
@@ -55,7 +55,7 @@ struct VonageVerifyTests {
     func checkShape() async throws {
         let client = RecordingHTTPClient { _ in Fixture.completed }
         let (adapter, _) = try await Fixture.adapter(client)
-        let submission = SilentSubmission(reference: Fixture.requestId, deviceCode: "si9sfG", phoneNumber: "+447911123456")
+        let submission = SilentSubmission(reference: Fixture.requestId, deviceCode: "si9sfG", phoneNumber: "+447700900123")
         #expect(await adapter.verdict(for: submission) == SilentProviderVerdict(result: .match))
         let check = try #require(client.requests.last)
         #expect(check.method == "POST" && check.url.path == "/v2/verify/\(Fixture.requestId)")
@@ -73,7 +73,7 @@ struct VonageVerifyTests {
     ])
     func checkAnswers(response: OutboundResponse, expected: SilentProviderVerdict?) async throws {
         let (adapter, _) = try await Fixture.adapter(RecordingHTTPClient { _ in response })
-        let submission = SilentSubmission(reference: Fixture.requestId, deviceCode: "si9sfG", phoneNumber: "+447911123456")
+        let submission = SilentSubmission(reference: Fixture.requestId, deviceCode: "si9sfG", phoneNumber: "+447700900123")
         #expect(await adapter.verdict(for: submission) == expected)
     }
 
@@ -81,9 +81,9 @@ struct VonageVerifyTests {
     func foreignInput() async throws {
         let client = RecordingHTTPClient { _ in Fixture.completed }
         let (adapter, _) = try await Fixture.adapter(client)
-        let badCode = SilentSubmission(reference: Fixture.requestId, deviceCode: "sa_../../x", phoneNumber: "+447911123456")
+        let badCode = SilentSubmission(reference: Fixture.requestId, deviceCode: "sa_../../x", phoneNumber: "+447700900123")
         #expect(await adapter.verdict(for: badCode) == SilentProviderVerdict(result: .noMatch))
-        let badId = SilentSubmission(reference: "../../templates", deviceCode: "si9sfG", phoneNumber: "+447911123456")
+        let badId = SilentSubmission(reference: "../../templates", deviceCode: "si9sfG", phoneNumber: "+447700900123")
         #expect(await adapter.verdict(for: badId) == nil)
         #expect(client.requests.isEmpty)
     }

@@ -14,7 +14,7 @@ def test_virtual_phone_appears_only_for_990_numbers(page, console_url):
     page.find('label[for="devmode"]').click()
     page.screenshot("signin")
     page.find("#phone").clear()
-    page.find("#phone").send_keys("+447911123456")
+    page.find("#phone").send_keys("+447700900123")
     assert not phone.is_displayed()
 
 

@@ -55,6 +55,10 @@ extension TwilioError {
         status: 400, code: 60200, message: "Invalid parameter: the body must be application/x-www-form-urlencoded")
     static let maxCheckAttempts = TwilioError(status: 429, code: 60202, message: "Max check attempts reached")
     static let maxSendAttempts = TwilioError(status: 429, code: 60203, message: "Max send attempts reached")
+    /// A pending verification `/v1` or another face started holds the number: this face
+    /// can't show it, and one number has one pending verification per application.
+    static let concurrentVerification = TwilioError(status: 429, code: 60212,
+                                                    message: "Too many concurrent requests for phone number")
     static let tooManyRequests = TwilioError(status: 429, code: 20429, message: "Too many requests")
     static let invalidPhoneNumber = TwilioError(status: 400, code: 60200, message: "Invalid parameter `To`")
     static let landlineNotSupported = TwilioError(status: 400, code: 60205,

@@ -13,16 +13,17 @@ extension TwilioRoutes {
         guard let application = ActingApplication.id, let form = TwilioForm(body: request.body) else { return nil }
         if let sid = form["VerificationSid"] {
             // Inside the gate's `StoreScope`, another application's sid reads as absent.
-            guard TwilioFace.isVerificationSid(sid), try await store.recentVerification(id: sid) != nil else {
-                return nil
-            }
+            guard TwilioFace.isVerificationSid(sid),
+                  try await store.recentVerification(id: sid)?.face == TwilioFace.name else { return nil }
             return sid
         }
-        guard let to = form["To"], let number = try? phones.parse(to, allowVirtualRange: allowVirtualRange) else {
-            return nil
-        }
-        return try await (store as? any ApplicationStore)?.pendingVerification(phoneNumber: number.e164,
-                                                                              application: application)
+        guard let to = form["To"], let number = try? phones.parse(to, allowVirtualRange: allowVirtualRange),
+              let pending = try await (store as? any ApplicationStore)?.pendingVerification(
+                  phoneNumber: number.e164, application: application) else { return nil }
+        // Only a verification this face started is checked here: another API's is not Twilio's to show.
+        guard TwilioFace.isVerificationSid(pending),
+              try await store.verification(id: pending)?.face == TwilioFace.name else { return nil }
+        return pending
     }
 
     /// `POST …/VerificationCheck`: a right code answers `approved`, a wrong one `pending`,

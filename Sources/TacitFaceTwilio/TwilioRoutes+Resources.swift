@@ -28,7 +28,8 @@ extension TwilioRoutes {
         await Self.answering(request) {
             let account = try await account(request)
             guard let sid = request.pathParameters["sid"],
-                  let verification = try await store.verification(id: sid) else {
+                  let verification = try await store.verification(id: sid),
+                  verification.face == TwilioFace.name else {
                 throw TwilioError.notFound(request.path)
             }
             return .json(bytes: TwilioVerificationBody(verification: verification, account: account).bytes)
@@ -58,7 +59,13 @@ extension TwilioRoutes {
                 throw TwilioError.invalidParameter("Status")
             }
             do {
-                guard let outcome = try await runner.transition(sid, events: [event], move) else {
+                let path = request.path
+                let own: @Sendable (inout WorkflowRunner.Turn) throws -> Void = { turn in
+                    // Only a verification this face started is Twilio's to change.
+                    guard turn.verification.face == TwilioFace.name else { throw TwilioError.notFound(path) }
+                    try move(&turn)
+                }
+                guard let outcome = try await runner.transition(sid, events: [event], own) else {
                     throw TwilioError.notFound(request.path)
                 }
                 return .json(bytes: TwilioVerificationBody(verification: outcome.verification, account: account).bytes)

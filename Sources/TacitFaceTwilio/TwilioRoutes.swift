@@ -45,7 +45,7 @@ struct TwilioRoutes: Sendable {
             let start = try TwilioStart.read(request.body, phones: phones, allowVirtualRange: allowVirtualRange).get()
             let account = try await account(request)
             if let pending = try await pendingVerification(start.number, account) {
-                return try await resend(pending, start, account)
+                return try await resend(try Self.own(pending), start, account)
             }
             do {
                 return try await begin(start, account)
@@ -53,7 +53,7 @@ struct TwilioRoutes: Sendable {
                 guard let pending = try await pendingVerification(start.number, account) else {
                     throw TwilioError.unavailable
                 }
-                return try await resend(pending, start, account)
+                return try await resend(try Self.own(pending), start, account)
             }
         }
     }
@@ -88,6 +88,7 @@ struct TwilioRoutes: Sendable {
                                    + "\(channel.spokenName) (Twilio Verify face).",
                                data: ["channel": .text(start.channel.rawValue)])
         let outcome = try await runner.transition(id, events: [event]) { machine in
+            guard machine.verification.face == TwilioFace.name else { throw TwilioError.concurrentVerification }
             guard machine.verification.workflow.count < TwilioFace.maxSends else { throw TwilioError.maxSendAttempts }
             try machine.handle(.resend(on: channel))
         }
@@ -107,8 +108,20 @@ struct TwilioRoutes: Sendable {
         return try await ApplicationDefaults.of(application, in: store)?.fill(options) ?? options
     }
 
-    func pendingVerification(_ number: PhoneNumber, _ account: TwilioAccount) async throws -> String? {
-        try await (store as? any ApplicationStore)?.pendingVerification(phoneNumber: number.e164,
-                                                                       application: account.applicationId)
+    /// The application's pending verification of `number`, whichever API started it.
+    func pendingVerification(_ number: PhoneNumber, _ account: TwilioAccount) async throws -> Verification? {
+        guard let id = try await (store as? any ApplicationStore)?.pendingVerification(
+            phoneNumber: number.e164, application: account.applicationId) else { return nil }
+        return try await store.verification(id: id)
+    }
+
+    /// The id of `pending` when this face started it. The face shows only its own
+    /// verifications, each with a sid of its own form (docs/compatible-apis.md#one-face-one-id-form):
+    /// one `/v1` or another face started holds the number, as Twilio's 60212 says.
+    static func own(_ pending: Verification) throws(TwilioError) -> String {
+        guard pending.face == TwilioFace.name, TwilioFace.isVerificationSid(pending.id) else {
+            throw .concurrentVerification
+        }
+        return pending.id
     }
 }

@@ -14,6 +14,7 @@ extension VonageFaceRoutes {
             let id = try Self.requestID(request)
             let code = try Self.code(in: request.body)
             let result = try await runner.check(id, code: code) { verification in
+                try Self.requireOwn(verification)
                 // A silent step whose check_url was never opened has no code to compare.
                 if verification.activeChannel == .silentAuth, verification.codeHash == nil {
                     throw VonageProblem.noCode

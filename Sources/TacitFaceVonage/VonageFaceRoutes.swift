@@ -79,7 +79,14 @@ struct VonageFaceRoutes: Sendable {
             let applications = store as? any ApplicationStore
             let pending = try? await applications?.pendingVerification(phoneNumber: start.number.e164,
                                                                        application: application)
-            throw VonageProblem.concurrent(requestId: pending ?? nil)
+            // The in-flight request_id only when this face started it: the face shows no
+            // other API's id (docs/compatible-apis.md#one-face-one-id-form).
+            var own: String?
+            if let pending = pending ?? nil, IDGenerator.isVonageRequestID(pending),
+               (try? await store.verification(id: pending))?.face == VonageFace.name {
+                own = pending
+            }
+            throw VonageProblem.concurrent(requestId: own)
         }
         var body: [String: JSONValue] = ["request_id": .string(id)]
         if let url = outcome.checkURL, let vonage = silent.vonageURL(for: url, id: id) {
@@ -94,7 +101,10 @@ struct VonageFaceRoutes: Sendable {
                                note: "The app asked to move on to the next channel now "
                                    + "(POST /v2/verify/{id}/next_workflow).")
         do {
-            guard try await runner.transition(id, events: [event], { try $0.handle(.next) }) != nil else {
+            guard try await runner.transition(id, events: [event], { turn in
+                try Self.requireOwn(turn.verification)
+                try turn.handle(.next)
+            }) != nil else {
                 throw VonageProblem.notFound
             }
         } catch let refusal as WorkflowRefusal {
@@ -111,6 +121,7 @@ struct VonageFaceRoutes: Sendable {
         let now = runner.clock.now()
         do {
             let cancelled = try await runner.transition(id, events: [event]) { machine in
+                try Self.requireOwn(machine.verification)
                 guard VonageCancelWindow.allows(machine.verification, at: now) else {
                     throw VonageProblem.cancelOutsideWindow
                 }
@@ -129,6 +140,12 @@ struct VonageFaceRoutes: Sendable {
     static func requestID(_ request: HTTPRequest) throws(VonageProblem) -> String {
         guard let id = request.pathParameters["id"], IDGenerator.isVonageRequestID(id) else { throw .notFound }
         return id
+    }
+
+    /// Only a verification this face started is Vonage's to show or change; any other
+    /// (`/v1`'s, another face's) answers as an unknown request does.
+    static func requireOwn(_ verification: Verification) throws(VonageProblem) {
+        guard verification.face == VonageFace.name else { throw .notFound }
     }
 
     /// A body that is clearly not JSON is refused, as `/v1` refuses it; none or a generic type is let through.

@@ -20,7 +20,10 @@ struct TwilioCallback {
         guard TwilioSignature.isValid(signature, authToken: authToken, url: url, parameters: parameters) else {
             throw .badSignature
         }
-        replayKey = "twilio:" + Hex.encode(SHA256.hash(Array(signature.utf8) + body))
+        // Keyed on what the signature covers (the URL and the decoded, sorted parameters),
+        // so the same callback re-sent reordered, encoded otherwise or with stray `&` is a replay.
+        let signed = TwilioSignature.signedText(url: url, parameters: parameters)
+        replayKey = "twilio:" + Hex.encode(SHA256.hash(Array(signed.utf8)))
         let fields = Dictionary(parameters.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         guard let status = fields["MessageStatus"] ?? fields["CallStatus"] else { throw .malformed }
         report = ProviderReport(provider: TwilioProvider.name, reference: query["ref"].flatMap(CallbackReference.init),

@@ -31,7 +31,10 @@ struct VonageCallback {
             throw .badSignature
         }
         let issued = TimeInterval(claims["iat"]?.intValue ?? Int64(now.timeIntervalSince1970))
-        replayKey = "vonage:" + Hex.encode(SHA256.hash(claims["jti"]?.stringValue ?? token))
+        // The signature covers the header and the claims as sent; keyed on them (or on the
+        // signed `jti`), another spelling of the signature's own base64 is no new callback.
+        let signed = token.split(separator: ".", omittingEmptySubsequences: false).prefix(2).joined(separator: ".")
+        replayKey = "vonage:" + Hex.encode(SHA256.hash(claims["jti"]?.stringValue ?? signed))
         replayExpiresAt = Date(timeIntervalSince1970: issued + maxAge + JWT.allowedClockSkew)
         guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: Data(body)) else {
             throw .malformed

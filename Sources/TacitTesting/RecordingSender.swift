@@ -12,9 +12,19 @@ public final class RecordingSender: MessageSender {
         var waiters = CountWaiters()
     }
     private let state: Mutex<State>
+    /// The provider every send is accepted by and the message id it gives each, as a
+    /// provider's sender answers; nil answers as a sender that names no provider.
+    private let acceptedAs: (provider: String, messageId: @Sendable (OutboundMessage) -> String)?
 
-    public init(holding: Bool = false) {
+    public init(holding: Bool = false,
+                acceptedAs: (provider: String, messageId: @Sendable (OutboundMessage) -> String)? = nil) {
         state = Mutex(State(holding: holding))
+        self.acceptedAs = acceptedAs
+    }
+
+    /// A sender whose every send `provider` accepts under the id `messageId`.
+    public static func accepting(_ provider: String, messageId: String) -> RecordingSender {
+        RecordingSender(acceptedAs: (provider, { _ in messageId }))
     }
 
     public var messages: [OutboundMessage] { state.withLock { $0.messages } }
@@ -38,7 +48,8 @@ public final class RecordingSender: MessageSender {
             ready.forEach { $0.resume() }
             if go { continuation.resume() }
         }
-        return .accepted
+        return acceptedAs.map { DeliveryResult(.accepted(by: $0.provider, messageId: $0.messageId(message))) }
+            ?? .accepted
     }
 
     /// Suspends until at least `count` messages arrived.

@@ -25,3 +25,20 @@ extension TestClient {
         try await inboxCodes(number).last
     }
 }
+
+extension TestApplication {
+    /// Waits until the send of `step` of `verificationId` ended and its answer was applied,
+    /// so the provider's message id is on the timeline before a test posts a callback that
+    /// names it (a callback acts only on the step that recorded its message).
+    public func sendApplied(_ verificationId: String, step: Int = 0) async {
+        guard let reports = application.sendReports else { return }
+        for await report in reports where report.verificationId == verificationId && report.step == step { return }
+    }
+}
+
+extension TestClient {
+    /// Waits until the send of `step` of `verificationId` was applied (`TestApplication.sendApplied`).
+    public func sendApplied(_ verificationId: String, step: Int = 0) async {
+        await app.sendApplied(verificationId, step: step)
+    }
+}

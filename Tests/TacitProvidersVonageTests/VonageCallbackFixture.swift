@@ -10,6 +10,9 @@ import TacitTesting
 /// callback route verifies with it, and the calls that start a verification.
 enum VonageCallbackFixture {
     static let secret = "vonage-signature-secret"
+    /// A number outside the virtual range, so the test's sender (not the dev inbox) takes
+    /// its messages and records the provider's message id the callbacks name.
+    static let sentNumber = "+447911123456"
 
     /// Puts the Vonage callback route, verifying with `secret`, into the application.
     static func configure(_ dependencies: inout TacitApplication.Dependencies,
@@ -22,6 +25,7 @@ enum VonageCallbackFixture {
                       workflow: String = #"[{"channel":"sms"},{"channel":"voice"}]"#) async throws -> String {
         let reply = try await client.post("/v1/verifications", raw: #"{"phone_number":"\#(number)","workflow":\#(workflow)}"#)
         guard reply.status == 202, let id = reply.string("request_id") else { throw FixtureError.unexpected(reply.status) }
+        await client.sendApplied(id)
         return id
     }
 

@@ -12,7 +12,8 @@ import TacitTesting
 struct VonageCallbackTests {
     func withApplication(_ body: (TestClient, ManualClock, InMemoryStore) async throws -> Void) async throws {
         let store = InMemoryStore()
-        try await TestApplication.test(.inProcess, store: store, configure: { _, dependencies in
+        try await TestApplication.test(.inProcess, store: store, sender: .accepting("vonage", messageId: "m1"),
+                                       configure: { _, dependencies in
             VonageCallbackFixture.configure(&dependencies)
         }) { app, client in
             try await body(client, app.clock, store)
@@ -27,7 +28,8 @@ struct VonageCallbackTests {
     @Test("a signed Vonage failure report fails the active step over; tampered, stale and replayed reports are refused")
     func vonage() async throws {
         try await withApplication { client, clock, store in
-            let id = try await VonageCallbackFixture.start(client)
+            let number = VonageCallbackFixture.sentNumber
+            let id = try await VonageCallbackFixture.start(client, number: number)
             let body = #"{"status":"undeliverable","client_ref":"\#(id):0","message_uuid":"m1"}"#
             let token = VonageCallbackFixture.token(body, clock: clock)
 
@@ -48,7 +50,8 @@ struct VonageCallbackTests {
     @Test("a signed report for an unknown verification or a step no longer active is acknowledged without effect")
     func unknownReference() async throws {
         try await withApplication { client, clock, store in
-            let id = try await VonageCallbackFixture.start(client)
+            let number = VonageCallbackFixture.sentNumber
+            let id = try await VonageCallbackFixture.start(client, number: number)
             for ref in ["vf_unknown:0", "\(id):1", "garbage"] {
                 let body = #"{"status":"failed","client_ref":"\#(ref)"}"#
                 #expect(try await post(client, body, token: VonageCallbackFixture.token(body, clock: clock)) == 204)

@@ -49,7 +49,8 @@ struct VonageReceiptTests {
     func withApplication(method: VonageSignature.Method = .md5hash,
                          _ body: (TestClient, ManualClock, InMemoryStore) async throws -> Void) async throws {
         let store = InMemoryStore()
-        try await TestApplication.test(.inProcess, store: store, configure: { _, dependencies in
+        let sender = RecordingSender.accepting("vonage", messageId: "0A00000012345678")
+        try await TestApplication.test(.inProcess, store: store, sender: sender, configure: { _, dependencies in
             VonageCallbackFixture.configure(&dependencies, method: method)
         }) { app, client in
             try await body(client, app.clock, store)
@@ -79,7 +80,8 @@ struct VonageReceiptTests {
     @Test("a signed failed receipt fails the active step over with its error code; forged, unsigned, stale and replayed ones are refused and change nothing")
     func failedReceipt() async throws {
         try await withApplication { client, clock, store in
-            let id = try await VonageCallbackFixture.start(client)
+            let number = VonageCallbackFixture.sentNumber
+            let id = try await VonageCallbackFixture.start(client, number: number)
             let refused = [
                 Self.receipt("\(id):0", status: "failed", clock: clock, secret: "forged"),
                 Self.receipt("\(id):0", status: "failed", clock: clock, secret: nil),
@@ -103,7 +105,8 @@ struct VonageReceiptTests {
     @Test("a signed JSON receipt under the account's HMAC method lands: delivered is recorded and the step stays active")
     func jsonReceipt() async throws {
         try await withApplication(method: .sha512) { client, clock, store in
-            let id = try await VonageCallbackFixture.start(client)
+            let number = VonageCallbackFixture.sentNumber
+            let id = try await VonageCallbackFixture.start(client, number: number)
             for status in ["accepted", "buffered", "delivered"] {
                 let fields = Self.receipt("\(id):0", status: status, clock: clock, method: .sha512)
                 let body = try JSONSerialization.data(withJSONObject: Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0.value) }))

@@ -35,7 +35,9 @@ struct CallbackTests {
     func withApplication(_ callback: Signed = Signed(),
                          _ body: (TestClient, InMemoryStore) async throws -> Void) async throws {
         let store = InMemoryStore()
-        try await TestApplication.test(.inProcess, store: store, configure: { _, dependencies in
+        // The provider's sender recorded the message its callbacks name (`m-1`).
+        try await TestApplication.test(.inProcess, store: store, sender: .accepting("signed", messageId: "m-1"),
+                                       configure: { _, dependencies in
             dependencies.callbacks = [callback]
         }) { _, client in
             try await body(client, store)
@@ -43,8 +45,11 @@ struct CallbackTests {
     }
 
     func start(_ client: TestClient) async throws -> String {
-        let body = #"{"phone_number":"+99012345670","workflow":[{"channel":"sms"},{"channel":"voice"}]}"#
-        return try #require(try await client.post("/v1/verifications", raw: body).string("request_id"))
+        // Outside the virtual range, so the test's sender takes the message and records its id.
+        let body = #"{"phone_number":"+447911123456","workflow":[{"channel":"sms"},{"channel":"voice"}]}"#
+        let id = try #require(try await client.post("/v1/verifications", raw: body).string("request_id"))
+        await client.sendApplied(id)
+        return id
     }
 
     func post(_ client: TestClient, _ body: String, signature: String = "ok") async throws -> TestResponse {

@@ -163,3 +163,27 @@ def test_sna_for_the_virtual_operator_number_approves_after_the_cellular_open(fa
     assert "code" not in opened.json()
     check = service.verification_checks.create(to=SILENT)
     assert check.status == "approved" and check.channel == "sna"
+
+
+def test_a_number_pending_through_v1_is_never_shown_with_its_v1_id(face, trust_tacit_tls):
+    """One face, one id form: a verification /v1 started is not the Twilio face's to show, so
+    the SDK's start for its number raises 60212 (429) naming no id, and a check by To is 404."""
+    made = subprocess.run([face.binary, "apps", "create", "--name", "sdk-mixed", "--json", "--db", face.db],
+                          env=face.env, capture_output=True, text=True, timeout=30, check=True)
+    app = json.loads(made.stdout)
+    number = "+99012345678"
+    started = requests.post(f"{face.url}/v1/verifications", timeout=10,
+                            headers={"Authorization": f"Bearer {app['api_key']}"},
+                            json={"phone_number": number, "workflow": [{"channel": "sms"}]})
+    assert started.status_code == 202, started.text
+    v1_id = started.json()["request_id"]
+    service = sdk(face, app["twilio"])
+    with pytest.raises(TwilioRestException) as refused:
+        service.verifications.create(to=number, channel="sms")
+    assert refused.value.status == 429 and refused.value.code == 60212
+    assert v1_id not in str(refused.value.msg)
+    with pytest.raises(TwilioRestException) as unknown:
+        service.verification_checks.create(to=number, code="123456")
+    assert unknown.value.status == 404 and unknown.value.code == 20404
+    other = service.verifications.create(to="+99012345676", channel="sms")
+    assert re.fullmatch(r"VE[0-9a-f]{32}", other.sid)

@@ -28,6 +28,9 @@ struct CallbackRoutes: Sendable {
             let reading = try callback.read(request, context: CallbackContext(now: now, baseURL: baseURL()))
             switch reading.content {
             case .delivery(let report):
+                // The unsigned part of a callback (a URL's `ref`) only says where to look: the
+                // step must have recorded the very message the signed part names.
+                guard try await namesRecordedMessage(report) else { return APIProblem.callbackMessageMismatch.response }
                 try await remember(reading)
                 try await apply(report)
             case .silentStatus(let status):
@@ -45,6 +48,27 @@ struct CallbackRoutes: Sendable {
             return APIProblem.unavailable.response
         }
     }
+
+    /// Whether `report` may act on the step it names: true when it names no pending
+    /// verification's active step (it is then acknowledged without effect), or when that
+    /// step's timeline records this provider accepting this very message id
+    /// (`provider:accepted` with `provider`, `message_id` and `step`, written when it was sent).
+    func namesRecordedMessage(_ report: ProviderReport) async throws -> Bool {
+        guard let reference = report.reference,
+              let verification = try await store.verification(id: reference.verificationId),
+              verification.status == .pending, verification.currentStep == reference.step else { return true }
+        guard let messageId = report.messageId else { return false }
+        let events = try await store.events(id: reference.verificationId, after: 0, limit: Self.timelineScan)
+        return events.contains { event in
+            event.label == "provider:accepted" && event.data["provider"] == .string(report.provider)
+                && event.data["message_id"] == .string(messageId)
+                && event.data["step"] == .number(Double(reference.step))
+        }
+    }
+
+    /// How much of a timeline is read to find the message a callback names: far more
+    /// than the events of a verification's ten steps and their sends.
+    static let timelineScan = 2000
 
     /// Refuses a callback whose key was seen before; otherwise keeps the key until it expires.
     private func remember(_ reading: CallbackReading) async throws {
@@ -113,6 +137,10 @@ struct CallbackRoutes: Sendable {
 }
 
 extension APIProblem {
+    static let callbackMessageMismatch = APIProblem(
+        status: 409, type: "callback-message-mismatch", title: "Callback for another message",
+        detail: "The callback names a message Tacit did not record sending for that verification's step.")
+
     static let callbackCheckMismatch = APIProblem(
         status: 409, type: "callback-check-mismatch", title: "Callback for another check",
         detail: "The callback names a request that is not the silent check Tacit started for this verification.")

@@ -7,15 +7,18 @@ import TacitCore
 /// can put one on the timeline. Ids and error codes ride in the data, typed, since
 /// notes have every run of 4 digits masked.
 enum ProviderHopNotes {
-    static func drafts(_ attempts: [DeliveryAttempt], channel: Channel) -> [EventDraft] {
+    /// `step` is recorded with each hop: a provider's callback acts only on the step whose
+    /// accepted message it names (`CallbackRoutes.namesRecordedMessage`).
+    static func drafts(_ attempts: [DeliveryAttempt], channel: Channel, step: Int? = nil) -> [EventDraft] {
         attempts.enumerated().map { index, attempt in
             let next = attempts.indices.contains(index + 1) ? attempts[index + 1].provider : nil
-            return draft(attempt, channel: channel, next: next)
+            return draft(attempt, channel: channel, next: next, step: step)
         }
     }
 
-    static func draft(_ attempt: DeliveryAttempt, channel: Channel, next: String?) -> EventDraft {
+    static func draft(_ attempt: DeliveryAttempt, channel: Channel, next: String?, step: Int? = nil) -> EventDraft {
         var data: [String: EventValue] = ["provider": .text(attempt.provider)]
+        if let step { data["step"] = .int(step) }
         if let id = attempt.messageId { data["message_id"] = .providerId(id) }
         if let reason = attempt.reason { data["reason"] = .text(reason) }
         if let code = attempt.errorCode.flatMap({ Int($0) }) { data["error_code"] = .int(code) }

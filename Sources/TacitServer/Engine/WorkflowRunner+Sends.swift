@@ -37,7 +37,7 @@ extension WorkflowRunner {
     func applyDelivery(_ result: DeliveryResult, of row: QueuedSend, channel: Channel) async -> Performed? {
         metrics.sent(channel, accepted: result.isAccepted)
         let input = WorkflowInput.codeDelivery(step: row.step, delivered: result.isAccepted, reason: result.reason)
-        let hops = ProviderHopNotes.drafts(result.attempts, channel: channel)
+        let hops = ProviderHopNotes.drafts(result.attempts, channel: channel, step: row.step)
         let outcome = try? await transition(row.verificationId, events: hops, sendsDone: [row.id]) { turn in
             // Neither input is ever refused.
             try turn.handle(!hops.isEmpty && turn.verification.status != .pending ? .eventRecorded : input)

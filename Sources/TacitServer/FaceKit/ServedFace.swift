@@ -1,4 +1,5 @@
 import Foundation
+import TacitCrypto
 import TacitHTTP
 import TacitStore
 
@@ -47,6 +48,12 @@ public struct FaceCallbackTarget: Sendable {
 /// How a face's callback rows name their endpoint: the face's name, then the application.
 public enum FaceCallbacks {
     public static func endpoint(face: String, application: String) -> String { face + ":" + application }
+
+    /// What a 410 from `url` disables for the rows of `endpoint`: the application's
+    /// callbacks to that URL, so no other application's and no later URL's are touched.
+    public static func disabledKey(endpoint: String, url: URL) -> String {
+        endpoint + "@" + Hex.encode(Array(SHA256.hash(url.absoluteString).prefix(8)))
+    }
 
     /// The application an endpoint of `face` names, or nil when it isn't one of the face's.
     public static func application(in endpoint: String, face: String) -> String? {

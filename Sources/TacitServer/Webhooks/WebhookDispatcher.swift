@@ -77,6 +77,14 @@ final class WebhookDispatcher: Sendable {
     }
 
     private func deliver(_ message: OutboxMessage) async {
+        // Whatever a path below fails to record, no row outlives its retry schedule.
+        if message.state == .pending, clock.now() >= settings.retry.giveUp(after: message.createdAt) {
+            try? await store.recordOutboxAttempt(id: message.id, outcome: .dead, at: clock.now())
+            reports.yield(WebhookAttempt(messageId: message.id, verificationId: message.verificationId,
+                                         type: message.type, attempt: message.attempts, statusCode: nil,
+                                         result: .failed(retryAt: nil)))
+            return
+        }
         if let face = faces.callbackOwner(of: message) {
             return await deliverFaceCallback(message, face: face)
         }
@@ -90,19 +98,21 @@ final class WebhookDispatcher: Sendable {
                                          result: .endpointDisabled))
             return
         }
-        await attempt(message, to: URL(string: endpoint.url), endpoint: endpoint, headers: headers(message, endpoint))
+        await attempt(message, to: URL(string: endpoint.url), endpoint: endpoint, disabling: endpoint.id,
+                      headers: headers(message, endpoint))
     }
 
     /// One attempt at `message`: POSTed to `url` with `headers` when the target guard allows
-    /// it (dead otherwise), settled in the store, recorded on the timeline and reported.
-    func attempt(_ message: OutboxMessage, to url: URL?, endpoint: WebhookEndpoint,
+    /// it (dead otherwise), settled in the store, recorded on the timeline and reported. A
+    /// 410 disables `disabling`: the configured endpoint's id, or a face callback target's key.
+    func attempt(_ message: OutboxMessage, to url: URL?, endpoint: WebhookEndpoint, disabling: String,
                  headers: @autoclosure () -> [(String, String)]) async {
         let attempt = message.attempts + 1
         var report = WebhookAttempt(messageId: message.id, verificationId: message.verificationId, type: message.type,
                                     attempt: attempt, statusCode: nil, result: .refused)
         if let url, let target = await pinned(url) {
             report.statusCode = await post(message.payload, to: target.url, headers: headers() + target.headers)
-            report.result = await settle(message, endpoint: endpoint, attempt: attempt, status: report.statusCode)
+            report.result = await settle(message, disabling: disabling, attempt: attempt, status: report.statusCode)
         } else {
             try? await store.recordOutboxAttempt(id: message.id, outcome: .dead, at: clock.now())
         }
@@ -117,7 +127,7 @@ final class WebhookDispatcher: Sendable {
     }
 
     /// Records the attempt's outcome in the store and says what it was.
-    func settle(_ message: OutboxMessage, endpoint: WebhookEndpoint, attempt: Int,
+    func settle(_ message: OutboxMessage, disabling key: String, attempt: Int,
                 status: Int?) async -> WebhookAttempt.Result {
         let now = clock.now()
         switch status {
@@ -125,7 +135,12 @@ final class WebhookDispatcher: Sendable {
             try? await store.recordOutboxAttempt(id: message.id, outcome: .delivered, at: now)
             return .delivered
         case .some(410):
-            try? await store.disableWebhookEndpoint(endpoint.id, at: now)
+            // The store settles every pending row whose endpoint is `key`; a face callback's row
+            // is keyed by its application, not by the target, so it is settled here itself.
+            try? await store.disableWebhookEndpoint(key, at: now)
+            if key != message.endpoint {
+                try? await store.recordOutboxAttempt(id: message.id, outcome: .dead, at: now)
+            }
             return .endpointDisabled
         default:
             let retryAt = settings.retry.delay(afterAttempt: attempt, random: random())

@@ -13,6 +13,16 @@ public struct WebhookRetryPolicy: Sendable, Equatable {
 
     public init() {}
 
+    /// When a message created at `createdAt` is given up whatever its attempts say: after
+    /// the longest its whole schedule can take, and a day more for leases and restarts.
+    /// A row some path never settled (a target that vanished mid-attempt) ends here.
+    public func giveUp(after createdAt: Date) -> Date {
+        let schedule = (1..<max(1, maxAttempts)).reduce(0.0) { total, attempt in
+            total + (delay(afterAttempt: attempt, random: 1) ?? 0)
+        }
+        return createdAt.addingTimeInterval(schedule + 24 * 3600)
+    }
+
     /// The delay after attempt number `attempt` (1-based) failed, nil when no attempt is left.
     /// `random` is a value in 0..<1 (fixed in tests).
     public func delay(afterAttempt attempt: Int, random: Double) -> TimeInterval? {

@@ -198,6 +198,21 @@ struct DurableSendTests {
         }
     }
 
+    @Test("a sealed code opens only for the row it was written for: copied onto another verification's or step's row, it opens to nothing and is never sent")
+    func sealedCodeIsBoundToItsRow() async throws {
+        try await TestApplication.test(.inProcess) { app, _ in
+            let outbox = try #require(app.application.assembled.withLock { $0?.engine.runner.sends })
+            let at = app.clock.now()
+            let row = try outbox.row(verificationId: "vf_a", step: 0, channel: .sms, code: "123456", at: at)
+            #expect(outbox.code(in: row) == "123456")
+            for (id, step) in [("vf_b", 0), ("vf_a", 1)] {
+                var other = try outbox.row(verificationId: id, step: step, channel: .sms, code: "654321", at: at)
+                other.sealedCode = row.sealedCode
+                #expect(outbox.code(in: other) == nil, "\(id) step \(step) opened another row's code")
+            }
+        }
+    }
+
     @Test("a copy of the database taken while a send is queued holds its sealed row but not the code")
     func queuedCodeIsSealed() async throws {
         let sender = StallingSender()

@@ -198,7 +198,7 @@ struct DurableSendTests {
         }
     }
 
-    @Test("a sealed code opens only for the row it was written for: copied onto another verification's or step's row, it opens to nothing and is never sent")
+    @Test("a sealed code opens only for the row it was written for: copied onto another verification's or step's row, it opens to nothing")
     func sealedCodeIsBoundToItsRow() async throws {
         try await TestApplication.test(.inProcess) { app, _ in
             let outbox = try #require(app.application.assembled.withLock { $0?.engine.runner.sends })

@@ -1,5 +1,7 @@
 # Tacit: `make serve` runs the server, `make test` runs the tests. Both install
-# whatever Debian packages are missing first.
+# whatever Debian packages are missing first. `make mutants` (not part of `make test`)
+# plants each one-line bug of Tests/mutation/mutants.txt and reports which ones the
+# tests missed; run it before stopping work on a rule (README.md, "Mutation runs").
 
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
@@ -14,7 +16,7 @@ SWIFT_TEST_FLAGS ?=
 # keeps their timing honest.
 SWIFT_TEST_WIDTH := --experimental-maximum-parallelization-width 16
 
-.PHONY: all deps test-deps build serve test test-swift test-console soak fuzz bench clean lint
+.PHONY: all deps test-deps build serve test test-swift test-console soak fuzz bench clean lint mutants
 
 all: build
 
@@ -108,6 +110,12 @@ FUZZ_SECONDS ?= 300
 fuzz: test-deps
 	swift build --product tacit
 	TACIT_BIN=$(CURDIR)/.build/debug/tacit VENV=$(CURDIR)/$(VENV) Tests/fuzz/fuzz.sh $(FUZZ_SECONDS)
+
+# Each mutant planted, built and tested alone, the tree restored after each; MUTANTS="03 07"
+# plants only those. Slow (a build per mutant), so never part of `make test`.
+MUTANTS ?=
+mutants: deps
+	Tests/mutation/run $(MUTANTS)
 
 bench: build test-deps
 	Benchmarks/run

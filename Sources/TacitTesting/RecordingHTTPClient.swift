@@ -35,11 +35,18 @@ public final class RecordingHTTPClient: OutboundHTTPClient {
         return try answer(request)
     }
 
-    /// Suspends until at least `count` requests were sent.
+    /// Suspends until at least `count` requests were sent, or the task is cancelled.
     public func waitFor(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let waiting = state.withLock { $0.waiters.wait(for: count, seen: $0.requests.count, continuation) }
-            if !waiting { continuation.resume() }
+        let ticket = state.withLock { $0.waiters.ticket() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waiting = state.withLock { state in
+                    state.waiters.wait(ticket, for: count, seen: state.requests.count, continuation)
+                }
+                if !waiting { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.cancel(ticket) }?.resume()
         }
     }
 }

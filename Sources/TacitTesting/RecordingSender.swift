@@ -52,11 +52,18 @@ public final class RecordingSender: MessageSender {
             ?? .accepted
     }
 
-    /// Suspends until at least `count` messages arrived.
+    /// Suspends until at least `count` messages arrived, or the task is cancelled.
     public func waitFor(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let waiting = state.withLock { $0.waiters.wait(for: count, seen: $0.messages.count, continuation) }
-            if !waiting { continuation.resume() }
+        let ticket = state.withLock { $0.waiters.ticket() }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waiting = state.withLock { state in
+                    state.waiters.wait(ticket, for: count, seen: state.messages.count, continuation)
+                }
+                if !waiting { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.waiters.cancel(ticket) }?.resume()
         }
     }
 

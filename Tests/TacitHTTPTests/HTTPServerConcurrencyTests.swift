@@ -3,7 +3,7 @@ import TacitTesting
 import Testing
 import TacitHTTP
 
-@Suite("HTTPServer async handlers and overload")
+@Suite("HTTPServer async handlers and overload", .timeLimit(.minutes(1)))
 struct HTTPServerConcurrencyTests {
     @Test("50 handlers awaiting at once on a 1-thread pool all get in, then all complete")
     func handlersDoNotHoldThreads() async throws {

@@ -2,7 +2,7 @@ import Testing
 import TacitTesting
 @testable import TacitHTTP
 
-@Suite("HTTPServer streaming responses")
+@Suite("HTTPServer streaming responses", .timeLimit(.minutes(1)))
 struct HTTPServerStreamTests {
     @Test("chunks arrive in order as they are yielded, and the response ends with the stream")
     func chunksInOrder() async throws {

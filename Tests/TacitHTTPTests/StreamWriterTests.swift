@@ -2,7 +2,7 @@ import Testing
 import TacitTesting
 @testable import TacitHTTP
 
-@Suite("HTTPServer writer-driven streams")
+@Suite("HTTPServer writer-driven streams", .timeLimit(.minutes(1)))
 struct StreamWriterTests {
     @Test("bytes written before the response is sent come first, later writes follow in order, finish ends it")
     func writesInOrder() async throws {

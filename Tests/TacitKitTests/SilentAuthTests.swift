@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TacitKit
 
-@Suite("SilentAuth")
+@Suite("SilentAuth", .timeLimit(.minutes(1)))
 struct SilentAuthTests {
     /// A carrier that only answers cellular sources, through a relative then an absolute redirect.
     static func carrier(_ request: TestHTTPServer.Request, base: @escaping @Sendable () -> URL) -> TestHTTPServer.Reply {

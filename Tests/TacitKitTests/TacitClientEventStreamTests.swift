@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TacitKit
 
-@Suite("TacitClient event stream")
+@Suite("TacitClient event stream", .timeLimit(.minutes(1)))
 struct TacitClientEventStreamTests {
     static func client(_ server: TestHTTPServer) -> TacitClient {
         var client = TacitClient(baseURL: server.baseURL)

@@ -8,7 +8,7 @@ import TacitTesting
 
 /// A receipt source inside a whole application, in process: what its receipts do to the
 /// engine and the timeline, through the same path a verified HTTP callback takes.
-@Suite("Receipts from a provider's own connection, in the application")
+@Suite("Receipts from a provider's own connection, in the application", .timeLimit(.minutes(1)))
 struct SMPPReceiptFlowTests {
     /// A receipt source the test pushes receipts through; `push` returns once the engine has taken one.
     final class PushedReceipts: ProviderReceiptSource {

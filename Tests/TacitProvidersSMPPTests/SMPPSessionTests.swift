@@ -8,7 +8,7 @@ import TacitTesting
 
 /// The long-lived session against a loopback SMSC: the bind, answers matched by sequence
 /// number, the window, the response timeout, and what a dropped or broken link does.
-@Suite("SMPP session against a loopback SMSC")
+@Suite("SMPP session against a loopback SMSC", .timeLimit(.minutes(1)))
 struct SMPPSessionTests {
     static func settings(_ smsc: LoopbackSMSC, window: Int = 10, enquireLink: TimeInterval = 3600) -> SMPPSettings {
         var settings = SMPPSettings(host: "127.0.0.1", port: smsc.port, systemId: "tacit", password: "pw0rd", systemType: "OTP",

@@ -22,6 +22,12 @@ struct DurableSendTests {
         try #require(app.application.sendReports).makeAsyncIterator()
     }
 
+    /// The next ended send on `reports`, bounded: a send that never ends fails the test
+    /// instead of holding it until the time limit.
+    static func next(_ reports: AsyncStream<SendReport>) async throws -> SendReport? {
+        try await within(30) { await reports.first { _ in true } }
+    }
+
     @Test("a start commits its send row, the code reaches the sender exactly once with the idempotency key, and the row goes with the answer")
     func startSendsOnce() async throws {
         let sender = RecordingSender(holding: true)
@@ -118,6 +124,92 @@ struct DurableSendTests {
             #expect(await reports.next() == SendReport(sendId: key, verificationId: id, step: 0, result: .dropped))
             #expect(sender.delivered.isEmpty)
             #expect(try await app.store.queuedSends(verificationId: id).isEmpty)
+        }
+    }
+
+    /// How a verification leaves the step its queued send was for.
+    enum Move: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        case next, timeout
+        var testDescription: String { rawValue }
+    }
+
+    @Test("a queued send for a step the verification has since left, by /next or by the step's timeout, is dropped unsent while the next step's code goes out",
+          arguments: Move.allCases)
+    func leftStepDropsItsSend(_ move: Move) async throws {
+        let sender = StallingSender()
+        try await TestApplication.test(.inProcess, configure: { _, dependencies in
+            dependencies.sender = sender
+        }) { app, client in
+            var stalls = sender.stalls.makeAsyncIterator()
+            async let started = client.start(Self.number, channels: ["sms", "voice"], extra: ["channel_timeout": 30])
+            _ = await stalls.next()
+            app.clock.advance(by: ServerConfiguration.defaultSendWait)
+            let (id, _) = try await started
+            let sms = QueuedSend.key(verificationId: id, step: 0)
+            let voice = QueuedSend.key(verificationId: id, step: 1)
+            // What a killed worker leaves: the SMS row, its lease renewed past the step's timeout,
+            // so the verification moves on while the row still waits for a worker.
+            let leaseEnd = app.clock.now().addingTimeInterval(40)
+            try await app.restart { try await app.store.leaseSend(id: sms, until: leaseEnd) }
+            let reports = try #require(app.application.sendReports)
+            switch move {
+            case .next:
+                #expect(try await client.post("/v1/verifications/\(id)/next", json: [:]).status == 200)
+            case .timeout:
+                await app.advance(by: 30)
+            }
+            #expect(try await Self.next(reports)
+                    == SendReport(sendId: voice, verificationId: id, step: 1, result: .sent(accepted: true)))
+            #expect(try await client.get("/v1/verifications/\(id)").string("channel") == "voice")
+            app.clock.advance(by: leaseEnd.timeIntervalSince(app.clock.now()) + 1)
+            #expect(try await Self.next(reports)
+                    == SendReport(sendId: sms, verificationId: id, step: 0, result: .dropped))
+            #expect(sender.delivered.map(\.idempotencyKey) == [voice], "the SMS step's code never went out")
+            #expect(try await app.store.queuedSends(verificationId: id).isEmpty)
+        }
+    }
+
+    @Test("a send cut short by shutdown before the provider accepted it is given back at once: the next process sends it without waiting out its lease")
+    func interruptedSendIsRetriedAtOnce() async throws {
+        let sender = StallingSender()
+        try await TestApplication.test(.inProcess, configure: { _, dependencies in
+            dependencies.sender = sender
+        }) { app, client in
+            let first = try #require(app.application.sendReports)
+            var stalls = sender.stalls.makeAsyncIterator()
+            async let started = client.start(Self.number, channels: ["sms"])
+            let stalled = try #require(await stalls.next())
+            app.clock.advance(by: ServerConfiguration.defaultSendWait)
+            let (id, _) = try await started
+            let key = QueuedSend.key(verificationId: id, step: 0)
+            // A drain, not a kill: the worker is cancelled mid-send and the provider never accepted.
+            try await app.restart()
+            #expect(try await Self.next(first)
+                    == SendReport(sendId: key, verificationId: id, step: 0, result: .interrupted))
+            let second = try #require(app.application.sendReports)
+            // Well inside the lease the first worker took (`SendWorker.lease`): only a row given
+            // back is due yet. One idle poll, so a worker that looked just before the row was
+            // due looks again.
+            app.clock.advance(by: SendWorker.idlePoll)
+            #expect(try await Self.next(second)
+                    == SendReport(sendId: key, verificationId: id, step: 0, result: .sent(accepted: true)))
+            #expect(sender.delivered.map(\.idempotencyKey) == [key])
+            #expect(sender.delivered.first.flatMap(Self.code(in:)) == Self.code(in: stalled))
+        }
+    }
+
+    @Test("a sealed code opens only for the row it was written for: copied onto another verification's or step's row, it opens to nothing")
+    func sealedCodeIsBoundToItsRow() async throws {
+        try await TestApplication.test(.inProcess) { app, _ in
+            let outbox = try #require(app.application.assembled.withLock { $0?.engine.runner.sends })
+            let at = app.clock.now()
+            let row = try outbox.row(verificationId: "vf_a", step: 0, channel: .sms, code: "123456", at: at)
+            #expect(outbox.code(in: row) == "123456")
+            for (id, step) in [("vf_b", 0), ("vf_a", 1)] {
+                var other = try outbox.row(verificationId: id, step: step, channel: .sms, code: "654321", at: at)
+                other.sealedCode = row.sealedCode
+                #expect(outbox.code(in: other) == nil, "\(id) step \(step) opened another row's code")
+            }
         }
     }
 

@@ -120,6 +120,13 @@ struct KeyRingTests {
         #expect(throws: KeySetupError.malformed("k", line: 3)) { try KeyFile.parse("# keys\n\(String(repeating: "ab", count: 32))\nnot-a-key\n", path: "k") }
         #expect(throws: KeySetupError.self) { try KeyFile.parse("# nothing\n", path: "k") }
     }
+
+    @Test("a key file line of good hex that is not 32 bytes is refused as malformed, naming the line",
+          arguments: [1, 16, 31, 33, 64])
+    func wrongLengthKey(bytes: Int) throws {
+        let text = "\(String(repeating: "ab", count: 32))\n\(String(repeating: "cd", count: bytes))\n"
+        #expect(throws: KeySetupError.malformed("k", line: 2)) { try KeyFile.parse(text, path: "k") }
+    }
 }
 
 /// Lines appended from a warning callback.

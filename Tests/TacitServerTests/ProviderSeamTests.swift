@@ -10,7 +10,7 @@ import TacitTesting
 /// The server through its provider ports only: webhooks leave through the outbound
 /// HTTP port, a non-dev server carries no dev provider, and a silent callback is
 /// judged by whatever verdict reader the composition root wired.
-@Suite("Provider seams: the HTTP client, the verdict reader, and no dev provider outside dev")
+@Suite("Provider seams: the HTTP client, the verdict reader, and no dev provider outside dev", .timeLimit(.minutes(1)))
 struct ProviderSeamTests {
     /// A provider whose check leads to an authorization URL, as a CAMARA operator's does.
     struct AuthorizingProvider: SilentAuthProvider {

@@ -7,7 +7,7 @@ import TacitTesting
 
 /// Retention (docs/security.md#retention) end to end: a running server deletes finished verifications
 /// `TACIT_RETENTION_DAYS` after they finish, with every row that belongs to them.
-@Suite("Retention")
+@Suite("Retention", .timeLimit(.minutes(1)))
 struct RetentionTests {
     static let day: TimeInterval = 86_400
     static let endpoint = WebhookEndpoint(url: "http://127.0.0.1:9/hooks", secrets: WebhookFixtures.secrets, events: [.cancelled])

@@ -5,7 +5,7 @@ import TacitHTTP
 import TacitCore
 import TacitTesting
 
-@Suite("Enumeration, dev access and overload")
+@Suite("Enumeration, dev access and overload", .timeLimit(.minutes(1)))
 struct SecurityExposureTests {
     @Test("without a key, an unknown id and a finished one answer with the same status and body")
     func keylessParity() async throws {

@@ -7,7 +7,7 @@ import TacitStore
 import TacitStoreSQLite
 import TacitTesting
 
-@Suite("Webhook delivery")
+@Suite("Webhook delivery", .timeLimit(.minutes(1)))
 struct WebhookDeliveryTests {
     @Test("a failing receiver is retried on the backoff schedule with the same webhook-id until it answers 2xx")
     func retriesUntilDelivered() async throws {

@@ -5,7 +5,8 @@ import TacitStorePostgres
 import TacitTesting
 
 /// Two stores on one database, standing in for two instances, share `--dev`'s state.
-@Suite("Dev state across two instances on one PostgreSQL database", .enabled(if: PostgresCluster.enabled))
+@Suite("Dev state across two instances on one PostgreSQL database", .enabled(if: PostgresCluster.enabled),
+       .timeLimit(.minutes(1)))
 struct DevStateTwoInstanceTests {
     let first: PostgresVerificationStore
     let second: PostgresVerificationStore

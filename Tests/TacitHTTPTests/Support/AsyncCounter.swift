@@ -4,7 +4,8 @@ import Synchronization
 final class AsyncCounter: Sendable {
     private struct State {
         var value = 0
-        var watchers: [(Int, CheckedContinuation<Void, Never>)] = []
+        var watchers: [(Int, CheckedContinuation<Void, Never>, ticket: Int)] = []
+        var tickets = 0
     }
 
     private let state = Mutex(State())
@@ -21,15 +22,28 @@ final class AsyncCounter: Sendable {
         ready.forEach { $0.resume() }
     }
 
-    /// Suspends until the counter reaches `target`.
+    /// Suspends until the counter reaches `target`, or the task is cancelled: a test's time
+    /// limit then ends a wait for a count that never comes.
     func wait(for target: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state -> Bool in
-                if state.value >= target { return true }
-                state.watchers.append((target, continuation))
-                return false
+        let ticket = state.withLock { state in
+            state.tickets += 1
+            return state.tickets
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.value >= target || Task.isCancelled { return true }
+                    state.watchers.append((target, continuation, ticket))
+                    return false
+                }
+                if now { continuation.resume() }
             }
-            if now { continuation.resume() }
+        } onCancel: {
+            let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.watchers.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+                return state.watchers.remove(at: index).1
+            }
+            waiting?.resume()
         }
     }
 }

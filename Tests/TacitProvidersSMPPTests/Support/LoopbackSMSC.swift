@@ -21,7 +21,9 @@ final class LoopbackSMSC: Sendable {
         var connections: [SMPPSocket] = []
         var held: [SMPPPDU] = []
         var answered = 0
-        var waiters: [(check: @Sendable ([Received]) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+        var waiters: [(ticket: Int, check: @Sendable ([Received]) -> Bool,
+                       continuation: CheckedContinuation<Void, Never>)] = []
+        var tickets = 0
     }
 
     let port: Int
@@ -94,16 +96,29 @@ final class LoopbackSMSC: Sendable {
         state.withLock { $0.received.filter { $0.pdu.command == command } }
     }
 
-    /// Returns once `count` PDUs of `command` have arrived.
+    /// Returns once `count` PDUs of `command` have arrived, or at once when the task is
+    /// cancelled: a test's time limit then ends a wait for a PDU that never comes.
     func wait(for count: Int, _ command: SMPPPDU.Command) async {
         let check: @Sendable ([Received]) -> Bool = { $0.filter { $0.pdu.command == command }.count >= count }
-        await withCheckedContinuation { continuation in
-            let done = state.withLock { state in
-                if check(state.received) { return true }
-                state.waiters.append((check, continuation))
-                return false
+        let ticket = state.withLock { state in
+            state.tickets += 1
+            return state.tickets
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { state in
+                    if check(state.received) || Task.isCancelled { return true }
+                    state.waiters.append((ticket, check, continuation))
+                    return false
+                }
+                if done { continuation.resume() }
             }
-            if done { continuation.resume() }
+        } onCancel: {
+            let waiting = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.ticket == ticket }) else { return nil }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiting?.resume()
         }
     }
 

@@ -48,14 +48,15 @@ struct DevAccessTests {
             let started = try await client.post("/v1/verifications", raw: Self.start,
                                                 headers: ["Content-Type": "application/json"])
             #expect(started.status == 202)
-            for host in ["evil.example:8080", "evil.example", "127.0.0.1.evil.example:8080", "localhost:9999",
-                         "[::2]:8080"] {
+            for host in ["evil.example:8080", "evil.example", "127.0.0.1.evil.example:8080", "[::2]:8080"] {
                 let refused = try await client.get("/v1/dev/handsets/%2B99012345670/inbox", headers: ["Host": host])
                 #expect(refused.status == 403, "\(host)")
                 #expect(refused.string("type") == "dev-access-refused")
                 #expect(!refused.text.contains("424242"))
             }
-            for host in ["127.0.0.1:8080", "localhost:8080", "[::1]:8080", "LOCALHOST", "127.0.0.1"] {
+            // A loopback name with another port is a proxy on this machine (HAProxy before two
+            // instances); a rebinding site's name is never a loopback one.
+            for host in ["127.0.0.1:8080", "localhost:8080", "[::1]:8080", "LOCALHOST", "127.0.0.1", "localhost:9999"] {
                 let inbox = try await client.get("/v1/dev/handsets/%2B99012345670/inbox", headers: ["Host": host])
                 #expect(inbox.status == 200, "\(host)")
                 #expect(inbox.text.contains("424242"))
@@ -73,5 +74,9 @@ struct DevAccessTests {
         #expect(access.admits(request(["Host": "127.0.0.1:8080", "Origin": "http://localhost:8080"])))
         #expect(!access.admits(request(["Host": "dev.example.test", "Origin": "http://dev.example.test"])))
         #expect(!access.admits(request(["Host": "other.example.test"])))
+        #expect(access.admits(request(["Host": "127.0.0.1:9443", "Origin": "http://127.0.0.1:9443"])),
+                "the console through a proxy on this machine")
+        #expect(!access.admits(request(["Host": "127.0.0.1:9443", "Origin": "http://127.0.0.1:8000"])),
+                "another local site's page")
     }
 }

@@ -7,10 +7,13 @@ import TacitHTTP
 /// not enough: any page a browser here opens can post to 127.0.0.1 (a `text/plain`
 /// POST needs no preflight), and a site whose name is made to resolve to 127.0.0.1 (DNS
 /// rebinding) reads the answers as its own. So a keyless request must also
-/// - name this server in `Host` (its listen address, `localhost`, `127.0.0.1` or
-///   `[::1]`, or the public URL's host, with the port it listens on, or none), or send no
-///   `Host` at all (no browser does that);
-/// - carry no `Origin`, or one naming this server (the console is served from it);
+/// - name this server in `Host`: `localhost`, `127.0.0.1` or `[::1]` with any port (a
+///   proxy on this machine, such as HAProxy in front of two instances, listens on its
+///   own; a rebinding site's name is never one of these), or its listen address or the
+///   public URL's host with the port it listens on, or none; or send no `Host` at all
+///   (no browser does that);
+/// - carry no `Origin`, or one naming this server or the loopback `Host` the request was
+///   sent to (the console is served from it, directly or through that proxy);
 /// - carry no `Sec-Fetch-Site`, or `same-origin` or `none` (typed or bookmarked).
 /// Scripts, SDKs and the CLI send neither header and name the address they dialled.
 final class DevAccess: Sendable {
@@ -55,17 +58,22 @@ final class DevAccess: Sendable {
     func admits(_ request: HTTPRequest) -> Bool {
         let names = self.names.withLock { $0 }
         if let host = request.header("Host"), !Self.names(host, in: names) { return false }
-        if let origin = request.header("Origin"), !names.origins.contains(Self.normalized(origin)) { return false }
+        if let origin = request.header("Origin").map(Self.normalized), !names.origins.contains(origin),
+           !isSameOrigin(origin, host: request.header("Host")) { return false }
         if let site = request.header("Sec-Fetch-Site")?.lowercased(), site != "same-origin", site != "none" {
             return false
         }
         return true
     }
 
+    /// The names of this machine's loopback interface, which a proxy here may use with its own port.
+    private static let loopback: Set<String> = ["localhost", "127.0.0.1", "[::1]"]
+
     /// `host[:port]` names this server: one of its names, with its port or none.
     private static func names(_ authority: String, in names: Names) -> Bool {
         let value = authority.trimmingCharacters(in: .whitespaces).lowercased()
         let (name, port) = split(value)
+        if loopback.contains(name) { return true }
         guard names.hosts.contains(name) else { return false }
         guard let port else { return true }
         return Int(port).map(names.ports.contains) ?? false
@@ -81,6 +89,15 @@ final class DevAccess: Sendable {
         }
         guard let colon = authority.lastIndex(of: ":") else { return (authority, nil) }
         return (String(authority[..<colon]), authority[authority.index(after: colon)...])
+    }
+
+    /// A page served from the loopback address the request itself was sent to (`Host`): the
+    /// console reached through a proxy on this machine. Other names count only as configured.
+    private func isSameOrigin(_ origin: String, host: String?) -> Bool {
+        guard let host, !origin.isEmpty else { return false }
+        let (name, port) = Self.split(host.trimmingCharacters(in: .whitespaces).lowercased())
+        guard Self.loopback.contains(name) else { return false }
+        return origin == Self.origin(scheme, name, port.flatMap { Int($0) } ?? (scheme == "https" ? 443 : 80))
     }
 
     /// An origin as browsers send it, with its port always written, for comparison.

@@ -65,6 +65,7 @@ extension TacitApplication {
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids,
                            phones: PhoneNumberParser(), allowVirtualRange: configuration.dev,
                            providerChecks: { checks[$0] }).register(&router)
+        InsightRoutes(store: store, cursors: ListCursor(secrets: secrets)).register(&router)
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub,
                        deviceEvents: engine.security.deviceEventGuard(limits: configuration.security.timeline,
                                                                       secrets: secrets, clock: dependencies.clock),

@@ -66,6 +66,8 @@ public final class WorkflowRunner: Sendable {
             swapped = await simSwap.swapped(phoneNumber: draft.phoneNumber, maxAgeHours: policy.maxAgeHours)
         }
         let now = clock.now()
+        var draft = draft
+        NumberPlace.locate(&draft)
         var turn = Turn(draft, now: now, limits: faces.rules(for: draft.face).attempts)
         var transcript = Transcript(events)
         // A new verification is never refused its start; were it, the create would fail, not store it unstarted.
@@ -77,8 +79,9 @@ public final class WorkflowRunner: Sendable {
         let queued = try queuedSends(turn.effects, codes: codes, verificationId: draft.id, at: now)
         // Fixed before the worker is woken, so the wait's bound counts from the commit at the latest.
         let sendDeadline = clock.now().addingTimeInterval(sends.waitBound)
+        let rollups = InsightTally.deltas(from: nil, to: turn.verification, events: transcript.drafts, at: now)
         let written = try await store.insert(turn.verification, events: transcript.drafts, outbox: outbox,
-                                             sends: queued, at: now, idempotency: idempotency)
+                                             sends: queued, rollups: rollups, at: now, idempotency: idempotency)
         hub.publish(written)
         if !outbox.isEmpty { outboxWritten() }
         sends.hand(queued, verification: turn.verification)
@@ -94,35 +97,41 @@ public final class WorkflowRunner: Sendable {
     /// and reaches the caller. nil when the id is unknown.
     @discardableResult
     public func transition<T: Sendable>(
-        _ id: String, events extra: [EventDraft] = [], sendsDone: [String] = [],
+        _ id: String, events extra: [EventDraft] = [], sendsDone: [String] = [], notes: [SendNote] = [],
         _ body: @escaping @Sendable (inout Turn) throws -> T
     ) async throws -> Outcome<T>? {
-        try await recordingTransition(id, sendsDone: sendsDone) { turn in (try body(&turn), extra) }
+        try await recordingTransition(id, sendsDone: sendsDone, notes: notes) { turn in (try body(&turn), extra) }
     }
 
     /// Like `transition`, but `body` also says which events to record before the
     /// machine's own, so a late or unknown hop can leave a timeline untouched. `sendsDone`
     /// names the send rows whose answer this change applies: they are deleted with it.
-    /// `rates` gives the counters the change moves, from its result, in the same transaction.
+    /// `rates` gives the counters the change moves, from its result, in the same transaction;
+    /// `notes` what it learnt of its sends. The insight rollups it moves are worked out from
+    /// the verification before and after it and the events it records (`InsightTally`).
     func recordingTransition<T: Sendable>(
-        _ id: String, sendsDone: [String] = [], rates: @escaping @Sendable (T) -> [RateChange] = { _ in [] },
+        _ id: String, sendsDone: [String] = [], notes: [SendNote] = [],
+        rates: @escaping @Sendable (T) -> [RateChange] = { _ in [] },
         _ body: @escaping @Sendable (inout Turn) throws -> (T, [EventDraft])
     ) async throws -> Outcome<T>? {
         let now = clock.now()
         let sendDeadline = now.addingTimeInterval(sends.waitBound)
         let webhooks = self.webhooks
         let update = try await store.update(id: id, at: now) { [self] verification in
+            let before = verification
             var turn = Turn(verification, now: now, limits: faces.rules(for: verification.face).attempts)
             let (result, extra) = try body(&turn)
             let codes = try issueCodes(&turn)
             verification = turn.verification
+            for note in notes { verification.keep(note) }
             var transcript = Transcript(extra)
             transcript.catchUp(turn)
+            let rollups = InsightTally.deltas(from: before, to: verification, events: transcript.drafts, at: now)
             let outbox = webhooks.outbox(for: turn.effects, verification: turn.verification, at: now)
             let queued = try queuedSends(turn.effects, codes: codes, verificationId: id, at: now)
             let applied = Applied(result: result, effects: turn.effects, wroteOutbox: !outbox.isEmpty, queued: queued)
             return StoreChange(applied, events: transcript.drafts, outbox: outbox, sends: queued, sendsDone: sendsDone,
-                               rates: rates(result))
+                               rates: rates(result), rollups: rollups)
         }
         guard let update else { return nil }
         hub.publish(update.events)

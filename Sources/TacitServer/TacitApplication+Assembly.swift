@@ -39,7 +39,8 @@ extension TacitApplication {
             timers: TimerScheduler(clock: clock), hub: hub, metrics: metrics,
             webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints, faces: faces),
             outboxWritten: { doorbell.signal() },
-            sends: SendOutbox(fields: secrets.fieldProtection, waitBound: configuration.sendWait), faces: faces)
+            sends: SendOutbox(fields: secrets.fieldProtection, waitBound: configuration.sendWait), faces: faces,
+            prices: configuration.prices)
         let sends = SendWorker(runner: runner)
         metrics.addSection(runner.sends.renderMetrics)
         let verdicts = SilentVerdictReaders(byProvider: dependencies.silentVerdictReaders,

@@ -27,12 +27,14 @@ public final class WorkflowRunner: Sendable {
     let sends: SendOutbox
     /// The faces served, for the rules of the verifications they start.
     let faces: FaceDirectory
+    /// Prices of sends whose provider reports none (`TACIT_PRICES`).
+    let prices: PriceTable
 
     init(store: any VerificationStore, clock: any TacitClock, secrets: ServerSecrets, codes: CodeGenerator,
          sender: any MessageSender, silent: any SilentAuthProvider, simSwap: any SimSwapChecker,
          timers: TimerScheduler, hub: EventHub, metrics: Metrics,
          webhooks: WebhookPlanner = WebhookPlanner(endpoints: []), outboxWritten: @escaping @Sendable () -> Void = {},
-         sends: SendOutbox? = nil, faces: FaceDirectory = FaceDirectory([])) {
+         sends: SendOutbox? = nil, faces: FaceDirectory = FaceDirectory([]), prices: PriceTable = PriceTable()) {
         self.store = store
         self.clock = clock
         self.secrets = secrets
@@ -48,6 +50,7 @@ public final class WorkflowRunner: Sendable {
         self.sends = sends
             ?? SendOutbox(fields: secrets.fieldProtection, waitBound: ServerConfiguration.defaultSendWait)
         self.faces = faces
+        self.prices = prices
     }
 
     /// What a transition did: the body's result and the state it left.
@@ -123,7 +126,7 @@ public final class WorkflowRunner: Sendable {
             let (result, extra) = try body(&turn)
             let codes = try issueCodes(&turn)
             verification = turn.verification
-            for note in notes { verification.keep(note) }
+            for note in notes { verification.keep(note, prices: prices) }
             var transcript = Transcript(extra)
             transcript.catchUp(turn)
             let rollups = InsightTally.deltas(from: before, to: verification, events: transcript.drafts, at: now)

@@ -85,7 +85,8 @@ struct InsightSummary {
                                     "success_rate": rate(c.silentSuccesses, c.silentAttempts)]),
             "median_seconds_to_verify": c.medianSeconds.map { .number(($0 * 10).rounded() / 10) } ?? .null,
             "blocked_sends": .number(Double(c.blocked)),
-            "spend": .array(group.spend.keys.sorted().map { currency in
+            // A currency whose prices were all replaced (a table's by a receipt's) nets to nothing.
+            "spend": .array(group.spend.filter { $0.value != 0 }.keys.sorted().map { currency in
                 .object(["currency": .string(currency), "amount": .string(amount(group.spend[currency] ?? 0))])
             }),
         ]

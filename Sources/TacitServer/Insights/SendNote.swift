@@ -12,11 +12,16 @@ public enum SendNote: Sendable, Equatable {
 }
 
 extension Verification {
-    /// Keeps `note`: an accepted send is added; a reported price replaces what the send had
-    /// (a table's price, or none). A price for a send Tacit has no record of is dropped.
-    mutating func keep(_ note: SendNote) {
+    /// Keeps `note`: an accepted send is added, priced from `prices` when its provider
+    /// reported no price; a reported price replaces what the send had (a table's price, or
+    /// none). A price for a send Tacit has no record of is dropped.
+    mutating func keep(_ note: SendNote, prices: PriceTable) {
         switch note {
-        case .accepted(let send):
+        case .accepted(var send):
+            if send.price == nil, let entry = prices.price(channel: send.channel, provider: send.provider,
+                                                            country: region) {
+                (send.price, send.currency, send.priceSource) = (entry.price, entry.currency, .table)
+            }
             acceptedSends.append(send)
         case .priced(let step, let provider, let price, let currency):
             guard let index = acceptedSends.lastIndex(where: { $0.step == step && $0.provider == provider }) else {

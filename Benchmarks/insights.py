@@ -5,8 +5,8 @@ with a million verifications, on SQLite and on PostgreSQL. Target: at most 200 m
 The million rows are loaded straight into the store, not through the API (creating them one
 by one would take hours): the verification rows with their indexed columns, and the rollup
 rows Tacit would have written as they happened. The rollups are generated here by the same
-rules InsightTally applies to each change (docs/api.md#insights): a start in the hour it was
-created under all, its first channel, its region and its prefix; an accepted send with its
+rules InsightTally applies to each change (docs/api.md#insights), each on its hour's row and
+its day's: a start in the hour it was created under all, its first channel, its region and its prefix; an accepted send with its
 price under its channel, provider, region and prefix; a conversion with its bucket of time to
 verify under the step's channel and provider; a silent step that ended as an attempt. Rows are
 summed per (application, dimension, hour, key, currency) before they are written, exactly as the
@@ -58,19 +58,21 @@ def bucket(seconds):
 
 
 class Rollups:
-    """Rollup rows summed per (dimension, hour, key, currency), as the stores' upserts leave them."""
+    """Rollup rows summed per (dimension, span, period, key, currency), as the stores' upserts leave them."""
 
     def __init__(self):
         self.rows = {}
 
     def add(self, hour, counts, channel, provider, region, prefix, currency=""):
+        """`counts` (column index, amount) on the hour's row and the day's, in every dimension with a key."""
         for dimension, key in (("all", ""), ("channel", channel), ("provider", provider), ("country", region),
                                ("prefix", prefix)):
             if key is None:
                 continue
-            row = self.rows.setdefault((dimension, hour, key, currency), [0] * len(COLUMNS))
-            for index, value in counts:
-                row[index] += value
+            for span, start in ((3600, hour), (86400, hour // 86400 * 86400)):
+                row = self.rows.setdefault((dimension, span, start, key, currency), [0] * len(COLUMNS))
+                for index, value in counts:
+                    row[index] += value
 
 
 def history(application, now):
@@ -127,10 +129,10 @@ def load_sqlite(path, rows, rollups, application):
         "last_seq, record, last_group, finished_at, application_id, face, region, client_ref) "
         "VALUES (?, ?, X'00', ?, NULL, ?, ?, 0, X'', NULL, ?, ?, 'v1', ?, ?)",
         ((r[0], r[1], r[2], r[3], r[4], r[4], r[5], r[6], r[7]) for r in rows))
-    placeholders = ", ".join("?" * (5 + len(COLUMNS)))
-    db.executemany(f"INSERT INTO insight_rollups (application_id, dimension, hour, key, currency, "
+    placeholders = ", ".join("?" * (6 + len(COLUMNS)))
+    db.executemany(f"INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, "
                    f"{', '.join(COLUMNS)}) VALUES ({placeholders})",
-                   ((application, d, h, k, c, *values) for (d, h, k, c), values in rollups.rows.items()))
+                   ((application, *row, *values) for row, values in rollups.rows.items()))
     db.commit()
     db.execute("ANALYZE")
     db.close()
@@ -151,8 +153,9 @@ def load_postgres(cluster, database, rows, rollups, application):
          ["id", "application_id", "face", "phone_index", "phone_sealed", "status", "created_at", "updated_at",
           "finished_at", "last_seq", "version", "record", "region", "client_ref"],
          ((r[0], r[5], "v1", r[1], "\\x00", r[2], r[3], r[4], r[4], 0, 1, "\\x", r[6], r[7]) for r in rows))
-    copy(cluster, database, "insight_rollups", ["application_id", "dimension", "hour", "key", "currency"] + COLUMNS,
-         ((application, d, h, k, c, *values) for (d, h, k, c), values in rollups.rows.items()),
+    copy(cluster, database, "insight_rollups",
+         ["application_id", "dimension", "span", "hour", "key", "currency"] + COLUMNS,
+         ((application, *row, *values) for row, values in rollups.rows.items()),
          not_null=("key", "currency"))
     subprocess.run(["psql", "-q", "-h", cluster.dir, "-p", str(cluster.port), "-U", cluster.user, "-d", database,
                     "-c", "VACUUM ANALYZE"], check=True)

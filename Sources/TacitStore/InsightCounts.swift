@@ -66,7 +66,9 @@ public enum InsightDimension: String, Sendable, CaseIterable {
 
 /// A change to one rollup row, written in the transaction of the change it counts.
 public struct RollupDelta: Sendable, Equatable {
-    /// The start of the hour, in seconds since 1970.
+    /// How long the row's period is: an hour, or a UTC day (`RollupDelta.hourSpan`, `.daySpan`).
+    public var span: Int64
+    /// The start of the row's period, in seconds since 1970 (an hour's, or a day's).
     public var hour: Int64
     public var dimension: InsightDimension
     public var key: String
@@ -74,8 +76,9 @@ public struct RollupDelta: Sendable, Equatable {
     public var currency: String
     public var counts: InsightCounts
 
-    public init(hour: Int64, dimension: InsightDimension, key: String, currency: String = "",
-                counts: InsightCounts) {
+    public init(span: Int64 = RollupDelta.hourSpan, hour: Int64, dimension: InsightDimension, key: String,
+                currency: String = "", counts: InsightCounts) {
+        self.span = span
         self.hour = hour
         self.dimension = dimension
         self.key = key
@@ -83,16 +86,34 @@ public struct RollupDelta: Sendable, Equatable {
         self.counts = counts
     }
 
+    public static let hourSpan: Int64 = 3600
+    public static let daySpan: Int64 = 86400
+
     /// The hour `date` falls in.
     public static func hour(of date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 / 3600).rounded(.down)) * 3600
+    }
+
+    /// The start of the UTC day `seconds` since 1970 fall in.
+    public static func day(of seconds: Int64) -> Int64 {
+        Int64((Double(seconds) / 86400).rounded(.down)) * 86400
+    }
+
+    /// The same delta on its day's row: each change adds to its hour's row and its day's, so
+    /// a summary of many days reads a row per day and key, and hours only at its two ends.
+    public var onItsDay: RollupDelta {
+        var day = self
+        day.span = Self.daySpan
+        day.hour = Self.day(of: hour)
+        return day
     }
 
     /// The order rows are written in, the same in every transaction, so two changes
     /// never wait on each other's row locks.
     public static func ordered(_ deltas: [RollupDelta]) -> [RollupDelta] {
         deltas.sorted { a, b in
-            (a.dimension.rawValue, a.key, a.currency, a.hour) < (b.dimension.rawValue, b.key, b.currency, b.hour)
+            (a.dimension.rawValue, a.span, a.hour, a.key, a.currency) < (b.dimension.rawValue, b.span, b.hour, b.key,
+                                                                          b.currency)
         }
     }
 }

@@ -9,9 +9,9 @@ public protocol InsightStore: Sendable {
     /// read off the (application, created, id) index, never an offset.
     func verificationPage(_ query: VerificationListQuery, limit: Int) async throws -> [Verification]
 
-    /// The application's rollup rows for the hours from `fromHour` up to, not including,
-    /// `toHour`, summed per key (a UTC day for `.day`) and currency.
-    func rollupSums(application: String, fromHour: Int64, toHour: Int64,
+    /// The application's rollup rows of periods `span` long that start from `from` up to, not
+    /// including, `to`, summed per key (a UTC day for `.day`) and currency.
+    func rollupSums(application: String, span: Int64, from: Int64, to: Int64,
                     grouping: InsightGrouping) async throws -> [RollupSum]
 }
 
@@ -81,6 +81,33 @@ public struct VerificationListQuery: Sendable, Equatable {
 }
 
 extension InsightStore {
+    /// The application's rollups for the hours from `fromHour` up to `toHour`, summed per key
+    /// and currency: whole UTC days from the day rows, the hours before the first and after
+    /// the last whole day from the hour rows. A month's summary reads about 30 rows per key.
+    public func rollupSums(application: String, fromHour: Int64, toHour: Int64,
+                           grouping: InsightGrouping) async throws -> [RollupSum] {
+        let firstDay = RollupDelta.day(of: fromHour + RollupDelta.daySpan - 1)
+        let endDay = RollupDelta.day(of: toHour)
+        var parts: [RollupSum] = []
+        if firstDay < endDay {
+            parts += try await rollupSums(application: application, span: RollupDelta.daySpan, from: firstDay,
+                                          to: endDay, grouping: grouping)
+            for (from, to) in [(fromHour, firstDay), (endDay, toHour)] where from < to {
+                parts += try await rollupSums(application: application, span: RollupDelta.hourSpan, from: from,
+                                              to: to, grouping: grouping)
+            }
+        } else {
+            parts = try await rollupSums(application: application, span: RollupDelta.hourSpan, from: fromHour,
+                                         to: toHour, grouping: grouping)
+        }
+        var merged: [String: RollupSum] = [:]
+        for part in parts {
+            merged["\(part.key)\u{1}\(part.currency)", default: RollupSum(key: part.key, currency: part.currency,
+                                                                           counts: InsightCounts())].counts += part.counts
+        }
+        return Array(merged.values)
+    }
+
     /// A page of up to `limit` verifications matching every filter, and where the next page
     /// starts (nil on the last). The channel filter is applied here, reading further batches
     /// until the page fills; after `maxBatches` a page may come back short with a cursor, so

@@ -34,7 +34,7 @@ public enum InsightTally {
             counts.blocked = 1
             rows.add(counts, channel: event.channel, provider: nil)
         }
-        return RollupDelta.ordered(rows.deltas)
+        return RollupDelta.ordered(rows.deltas.flatMap { [$0, $0.onItsDay] })
     }
 
     /// New sends count once each with their price; a price that arrives later (a receipt's)
@@ -107,7 +107,9 @@ public enum InsightTally {
         /// `counts` under the row for all, the channel's, the provider's, the region's and the prefix's.
         mutating func add(_ counts: InsightCounts, channel: Channel?, provider: String?, currency: String = "") {
             add(counts, .all, "", currency)
-            if let channel { add(counts, .channel, channel.rawValue, currency) }
+            // Every count has one key in each dimension but provider's (a start has no provider),
+            // so a summary by channel, region or prefix sums to the totals without reading them apart.
+            add(counts, .channel, channel?.rawValue ?? "", currency)
             if let provider { add(counts, .provider, provider, currency) }
             add(counts, .country, verification.region ?? "", currency)
             add(counts, .prefix, verification.numberPrefix ?? "", currency)

@@ -13,14 +13,14 @@ extension PostgresVerificationStore {
         let rows = PostgresQuery(joining: rollups.map { delta in
             let values = PostgresQuery(joining: delta.counts.columnValues.map { "\($0)::bigint" }, separator: ", ")
             return """
-                (\(application), \(delta.dimension.rawValue), \(delta.hour)::bigint, \(delta.key), \
-                \(delta.currency), \(values))
+                (\(application), \(delta.dimension.rawValue), \(delta.span)::bigint, \(delta.hour)::bigint, \
+                \(delta.key), \(delta.currency), \(values))
                 """
         }, separator: ", ")
         return ["""
-            INSERT INTO insight_rollups AS r (application_id, dimension, hour, key, currency, \(columnList))
+            INSERT INTO insight_rollups AS r (application_id, dimension, span, hour, key, currency, \(columnList))
             VALUES \(rows)
-            ON CONFLICT (application_id, dimension, hour, key, currency) DO UPDATE SET \(additions)
+            ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET \(additions)
             """]
     }
 
@@ -52,13 +52,13 @@ extension PostgresVerificationStore {
         return try rows.map { try Self.verification($0, fields) }
     }
 
-    public func rollupSums(application: String, fromHour: Int64, toHour: Int64,
+    public func rollupSums(application: String, span: Int64, from: Int64, to: Int64,
                            grouping: InsightGrouping) async throws -> [RollupSum] {
         let key: PostgresQuery = grouping == .day ? "((hour / 86400) * 86400)::text" : "key"
         let statement: PostgresQuery = """
             SELECT \(key) AS grouped, currency, \(Self.sums) FROM insight_rollups
             WHERE application_id = \(application) AND dimension = \(grouping.dimension.rawValue)
-                AND hour >= \(fromHour)::bigint AND hour < \(toHour)::bigint
+                AND span = \(span)::bigint AND hour >= \(from)::bigint AND hour < \(to)::bigint
             GROUP BY grouped, currency
             """
         let rows = try await read { db in try db.query(statement) }

@@ -9,10 +9,10 @@ extension SQLiteVerificationStore {
     static func apply(_ rollups: [RollupDelta], application: String, _ db: SQLiteConnection) throws {
         for delta in rollups {
             try db.execute("""
-                INSERT INTO insight_rollups (application_id, dimension, hour, key, currency, \(raw: columnList))
-                VALUES (\(application), \(delta.dimension.rawValue), \(delta.hour), \(delta.key), \(delta.currency),
-                        \(list: delta.counts.columnValues))
-                ON CONFLICT (application_id, dimension, hour, key, currency) DO UPDATE SET \(raw: additions)
+                INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, \(raw: columnList))
+                VALUES (\(application), \(delta.dimension.rawValue), \(delta.span), \(delta.hour), \(delta.key),
+                        \(delta.currency), \(list: delta.counts.columnValues))
+                ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET \(raw: additions)
                 """)
         }
     }
@@ -41,14 +41,14 @@ extension SQLiteVerificationStore {
         return try rows.map { try Self.verification($0, fields) }
     }
 
-    public func rollupSums(application: String, fromHour: Int64, toHour: Int64,
+    public func rollupSums(application: String, span: Int64, from: Int64, to: Int64,
                            grouping: InsightGrouping) async throws -> [RollupSum] {
         let key: SQL = grouping == .day ? "(hour / 86400) * 86400" : "key"
         let rows = try await database.read { db in
             try db.query("""
                 SELECT \(key) AS grouped, currency, \(raw: Self.sums) FROM insight_rollups
                 WHERE application_id = \(application) AND dimension = \(grouping.dimension.rawValue)
-                    AND hour >= \(fromHour) AND hour < \(toHour)
+                    AND span = \(span) AND hour >= \(from) AND hour < \(to)
                 GROUP BY grouped, currency
                 """)
         }

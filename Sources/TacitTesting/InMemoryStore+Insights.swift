@@ -7,6 +7,7 @@ struct InMemoryRollups {
     struct RowKey: Hashable {
         var application: String
         var dimension: InsightDimension
+        var span: Int64
         var hour: Int64
         var key: String
         var currency: String
@@ -15,7 +16,7 @@ struct InMemoryRollups {
 
     mutating func add(_ deltas: [RollupDelta], application: String) {
         for delta in deltas {
-            let key = RowKey(application: application, dimension: delta.dimension, hour: delta.hour,
+            let key = RowKey(application: application, dimension: delta.dimension, span: delta.span, hour: delta.hour,
                              key: delta.key, currency: delta.currency)
             rows[key, default: InsightCounts()] += delta.counts
         }
@@ -42,12 +43,12 @@ extension InMemoryStore {
         }
     }
 
-    public func rollupSums(application: String, fromHour: Int64, toHour: Int64,
+    public func rollupSums(application: String, span: Int64, from: Int64, to: Int64,
                            grouping: InsightGrouping) async throws -> [RollupSum] {
         state.withLock { state in
             var sums: [String: [String: InsightCounts]] = [:]
             for (row, counts) in state.rollups.rows where row.application == application
-                && row.dimension == grouping.dimension && row.hour >= fromHour && row.hour < toHour {
+                && row.dimension == grouping.dimension && row.span == span && row.hour >= from && row.hour < to {
                 let key = grouping == .day ? InsightGrouping.dayKey(row.hour) : row.key
                 sums[key, default: [:]][row.currency, default: InsightCounts()] += counts
             }

@@ -93,8 +93,11 @@ struct InsightRoutes: Sendable {
         let fromHour = RollupDelta.hour(of: from), toHour = RollupDelta.hour(of: to)
         let sums = try await store.rollupSums(application: application, fromHour: fromHour, toHour: toHour,
                                               grouping: grouping)
-        let totals = try await store.rollupSums(application: application, fromHour: fromHour, toHour: toHour,
-                                                grouping: .dimension(.all))
+        // Only by provider do the groups leave counts out (starts): otherwise they sum to the totals.
+        let totals = grouping == .dimension(.provider)
+            ? try await store.rollupSums(application: application, fromHour: fromHour, toHour: toHour,
+                                         grouping: .dimension(.all))
+            : sums
         let summary = InsightSummary(from: Date(timeIntervalSince1970: Double(fromHour)),
                                      to: Date(timeIntervalSince1970: Double(toHour)), grouping: grouping,
                                      sums: sums, totals: totals)

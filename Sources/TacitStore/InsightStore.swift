@@ -102,8 +102,8 @@ extension InsightStore {
         }
         var merged: [String: RollupSum] = [:]
         for part in parts {
-            merged["\(part.key)\u{1}\(part.currency)", default: RollupSum(key: part.key, currency: part.currency,
-                                                                           counts: InsightCounts())].counts += part.counts
+            let empty = RollupSum(key: part.key, currency: part.currency, counts: InsightCounts())
+            merged["\(part.key)\u{1}\(part.currency)", default: empty].counts += part.counts
         }
         return Array(merged.values)
     }

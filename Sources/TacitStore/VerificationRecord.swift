@@ -76,7 +76,9 @@ public struct VerificationRecord: Sendable {
             w.string(check.provider)
             w.string(check.reference)
         }
-        // Added after the silent check: a record that ends before it has none.
+        // Added after the silent check: a record that ends before it has none, and one with
+        // nothing to keep there ends before it too, as records written before it did.
+        guard v.region != nil || v.numberPrefix != nil || !v.acceptedSends.isEmpty else { return w.bytes }
         w.optional(v.region) { $0.string($1) }
         w.optional(v.numberPrefix) { $0.string($1) }
         w.int(v.acceptedSends.count)

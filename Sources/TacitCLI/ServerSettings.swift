@@ -60,6 +60,7 @@ public enum ServerSettings {
         try applyRetention(&configuration, setting)
         try applyDrain(&configuration) { flag in environment["TACIT_" + flag] ?? file["TACIT_" + flag] }
         try applySends(&configuration, unflagged)
+        try applyPrices(&configuration, unflagged)
         applyProviders(to: &configuration, environment: environment, file: file)
         try applyWebhooks(to: &configuration, unflagged)
         return configuration

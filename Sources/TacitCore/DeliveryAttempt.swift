@@ -19,6 +19,9 @@ public struct DeliveryAttempt: Sendable, Equatable {
     public var errorCode: String?
     /// A short explanation in Tacit's words, safe for the timeline.
     public var detail: String?
+    /// What the provider said the message cost, when its answer says (see `priced`).
+    public private(set) var price: String?
+    public private(set) var currency: String?
 
     public init(provider: String, refusal: Refusal?, messageId: String? = nil, reason: String? = nil,
                 errorCode: String? = nil, detail: String? = nil) {
@@ -28,6 +31,15 @@ public struct DeliveryAttempt: Sendable, Equatable {
         self.reason = reason
         self.errorCode = errorCode
         self.detail = detail
+    }
+
+    /// This attempt with the price the provider reported, kept only when both are well formed.
+    public func priced(_ price: String?, currency: String?) -> DeliveryAttempt {
+        guard let price, let currency, Price.isWellFormed(price), Price.isCurrency(currency) else { return self }
+        var copy = self
+        copy.price = Price.magnitude(price)
+        copy.currency = currency
+        return copy
     }
 
     public static func accepted(by provider: String, messageId: String) -> DeliveryAttempt {

@@ -35,6 +35,13 @@ public struct Verification: Sendable, Equatable {
     /// The provider's check for a silent step whose device ends at the provider; only
     /// the machine sets it (for the active silent step); stores keep it as it is.
     public var silentCheck: SilentCheckReference?
+    /// The number's ISO region (`GB`), nil for numbers without one (the virtual range);
+    /// set when it is created, for the list's filter and insights.
+    public var region: String?
+    /// The number's prefix insights group by (`+` and the country code with the next three digits).
+    public var numberPrefix: String?
+    /// The code messages providers accepted, with their prices where known.
+    public var acceptedSends: [AcceptedSend] = []
 
     /// The application that keys made before applications existed belong to.
     public static let defaultApplication = "default"

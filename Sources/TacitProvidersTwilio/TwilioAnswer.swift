@@ -14,7 +14,9 @@ enum TwilioAnswer {
                 return refused(.transient, reason: "provider_error", code: nil,
                                detail: "an answer without a message sid")
             }
-            return .accepted(by: TwilioProvider.name, messageId: sid)
+            // Twilio prices a message once it is sent; an answer that already says is kept.
+            return DeliveryAttempt.accepted(by: TwilioProvider.name, messageId: sid)
+                .priced(object["price"]?.stringValue, currency: object["price_unit"]?.stringValue)
         }
         let code = object["code"].flatMap(Self.code)
         if let code, let known = TwilioErrorCodes.permanent[code] {

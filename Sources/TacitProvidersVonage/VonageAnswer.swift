@@ -25,7 +25,10 @@ enum VonageAnswer {
         guard case .string(let id)? = first["message-id"], isMessageId(id) else {
             return refused(.transient, reason: "provider_error", code: nil, detail: "an answer without a message id")
         }
-        return .accepted(by: VonageProvider.name, messageId: id)
+        var price: String?
+        if case .string(let text)? = first["message-price"] { price = text }
+        return DeliveryAttempt.accepted(by: VonageProvider.name, messageId: id)
+            .priced(price, currency: VonageProvider.priceCurrency)
     }
 
     /// No HTTP answer at all (refused, timed out): another provider may do better.

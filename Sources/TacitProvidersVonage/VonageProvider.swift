@@ -7,6 +7,9 @@ import TacitProviderKit
 public enum VonageProvider {
     /// The name routes use (`TACIT_ROUTE_SMS=twilio,vonage`) and the timeline shows.
     public static let name = "vonage"
+    /// The currency the SMS API's `message-price` and receipts' `price` are in: they name
+    /// none, and Vonage bills in euros (docs/api.md#insights).
+    static let priceCurrency = "EUR"
 
     /// nil when neither the SMS API's settings nor a Vonage application's is given; throws
     /// naming the setting when one is missing or wrong. It carries SMS with the first,

@@ -37,6 +37,7 @@ struct VonageReceipt {
         report = ProviderReport(provider: VonageProvider.name, reference: reference, status: status,
                                 failures: Self.failures, deliveries: Self.deliveries,
                                 messageId: fields["messageId"], errorCode: error)
+            .priced(fields["price"], currency: VonageProvider.priceCurrency)
     }
 
     /// Whether a request is an SMS API receipt rather than a Messages API callback: it carries

@@ -43,6 +43,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Days a finished verification is kept after it finished, with its events and
     /// everything else that belongs to it (`TACIT_RETENTION_DAYS`, docs/security.md#retention).
     public var retentionDays = ServerConfiguration.defaultRetentionDays
+    /// Prices of sends whose provider reports none (`TACIT_PRICES`, docs/settings.md#prices).
+    public var prices = PriceTable()
     /// Webhook endpoints and delivery settings.
     public var webhooks = WebhookSettings()
     /// Routes and the messaging providers' own settings.

@@ -39,7 +39,8 @@ extension TacitApplication {
             timers: TimerScheduler(clock: clock), hub: hub, metrics: metrics,
             webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints, faces: faces),
             outboxWritten: { doorbell.signal() },
-            sends: SendOutbox(fields: secrets.fieldProtection, waitBound: configuration.sendWait), faces: faces)
+            sends: SendOutbox(fields: secrets.fieldProtection, waitBound: configuration.sendWait), faces: faces,
+            prices: configuration.prices)
         let sends = SendWorker(runner: runner)
         metrics.addSection(runner.sends.renderMetrics)
         let verdicts = SilentVerdictReaders(byProvider: dependencies.silentVerdictReaders,
@@ -65,6 +66,7 @@ extension TacitApplication {
         VerificationRoutes(runner: runner, store: store, secrets: secrets, ids: dependencies.ids,
                            phones: PhoneNumberParser(), allowVirtualRange: configuration.dev,
                            providerChecks: { checks[$0] }).register(&router)
+        InsightRoutes(store: store, cursors: ListCursor(secrets: secrets)).register(&router)
         TimelineRoutes(runner: runner, store: store, secrets: secrets, hub: engine.hub,
                        deviceEvents: engine.security.deviceEventGuard(limits: configuration.security.timeline,
                                                                       secrets: secrets, clock: dependencies.clock),

@@ -13,6 +13,10 @@ public struct VerificationRecord: Sendable {
     var endedAt: Date?
     var silentCheck: SilentCheckReference?
     var localeSource: String?
+    /// Added after the locale's source: what insights read (nil and empty in older records).
+    var region: String?
+    var numberPrefix: String?
+    var acceptedSends: [AcceptedSend] = []
     /// The state's part kept in the record; status and deadline are columns.
     var currentStep: Int?
     var codeHash: [UInt8]?
@@ -31,6 +35,9 @@ public struct VerificationRecord: Sendable {
         v.endedAt = endedAt
         v.silentCheck = silentCheck
         v.localeSource = localeSource
+        v.region = region
+        v.numberPrefix = numberPrefix
+        v.acceptedSends = acceptedSends
         v.lastSeq = lastSeq
         return v
     }
@@ -73,6 +80,20 @@ public struct VerificationRecord: Sendable {
         }
         // Added later still, after the silent check: a record that ends before it has none.
         w.optional(v.localeSource) { $0.string($1) }
+        // Added after the locale's source, for insights: a record that ends before it has none,
+        // and one with nothing to keep there ends before it too, as records written before it did.
+        guard v.region != nil || v.numberPrefix != nil || !v.acceptedSends.isEmpty else { return w.bytes }
+        w.optional(v.region) { $0.string($1) }
+        w.optional(v.numberPrefix) { $0.string($1) }
+        w.int(v.acceptedSends.count)
+        for send in v.acceptedSends {
+            w.int(send.step)
+            w.string(send.channel.rawValue)
+            w.string(send.provider)
+            w.optional(send.price) { $0.string($1) }
+            w.optional(send.currency) { $0.string($1) }
+            w.optional(send.priceSource) { $0.string($1.rawValue) }
+        }
         return w.bytes
     }
 
@@ -117,9 +138,24 @@ public struct VerificationRecord: Sendable {
             }
         }
         let localeSource = r.isAtEnd ? nil : try r.optional { try $0.string() }
+        var region: String?, numberPrefix: String?, sends: [AcceptedSend] = []
+        if !r.isAtEnd {
+            region = try r.optional { try $0.string() }
+            numberPrefix = try r.optional { try $0.string() }
+            let count = try r.int()
+            guard (0...64).contains(count) else { throw ByteReader.Malformed() }
+            for _ in 0..<count {
+                sends.append(AcceptedSend(step: try r.int(), channel: try parse(&r, Channel.self),
+                                          provider: try r.string(), price: try r.optional { try $0.string() },
+                                          currency: try r.optional { try $0.string() },
+                                          priceSource: try r.optional { r in
+                                              try parse(&r, AcceptedSend.PriceSource.self)
+                                          }))
+            }
+        }
         return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,
                                   clientTokenHash: clientTokenHash, endedAt: endedAt, silentCheck: silentCheck,
-                                  localeSource: localeSource,
+                                  localeSource: localeSource, region: region, numberPrefix: numberPrefix, acceptedSends: sends,
                                   currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
     }
 }

@@ -4,7 +4,7 @@ import TacitCore
 /// Where verifications, their timelines and their settings live. Every method is one
 /// transaction. Nothing here assumes SQLite: a PostgreSQL store implements the same
 /// contract with row locks where SQLite has its single writer.
-public protocol VerificationStore: OutboxStore, SendOutboxStore, RetentionStore {
+public protocol VerificationStore: OutboxStore, SendOutboxStore, RetentionStore, InsightStore {
     /// Creates tables or brings them up to date.
     func migrate() async throws
 
@@ -15,9 +15,10 @@ public protocol VerificationStore: OutboxStore, SendOutboxStore, RetentionStore 
     /// Inserts a new verification with its first events, and the idempotency record
     /// when given. Throws `StoreError.concurrentVerification` when another pending
     /// verification holds the same number, `StoreError.idempotencyKeyReused` when
-    /// the key is already taken. `outbox` and `sends` rows commit in the same transaction.
+    /// the key is already taken. `outbox` and `sends` rows, and the insight `rollups` the
+    /// create counts, commit in the same transaction.
     func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage], sends: [QueuedSend],
-                at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent]
+                rollups: [RollupDelta], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent]
 
     /// The stored verification, nil when the id is unknown or, inside a `StoreScope`,
     /// another application's: both through the same read of the row, never a cache.
@@ -83,6 +84,13 @@ extension VerificationStore {
         try await verification(id: id)
     }
 
+    /// Inserts counting nothing for insights.
+    public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage],
+                       sends: [QueuedSend], at: Date, idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
+        try await insert(verification, events: events, outbox: outbox, sends: sends, rollups: [], at: at,
+                         idempotency: idempotency)
+    }
+
     /// Inserts without webhooks or sends owed.
     public func insert(_ verification: Verification, events: [EventDraft], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
@@ -108,8 +116,11 @@ public struct StoreChange<T: Sendable>: Sendable {
     public var sendsDone: [String]
     /// Rate-limit counters the change moves (a check's wrong code), in the same transaction.
     public var rates: [RateChange]
+    /// Insight rollup rows the change moves (`InsightTally`), in the same transaction.
+    public var rollups: [RollupDelta]
     public init(_ result: T, events: [EventDraft] = [], outbox: [OutboxMessage] = [], sends: [QueuedSend] = [],
-                sendsDone: [String] = [], rates: [RateChange] = []) {
+                sendsDone: [String] = [], rates: [RateChange] = [], rollups: [RollupDelta] = []) {
+        self.rollups = rollups
         self.result = result
         self.events = events
         self.outbox = outbox

@@ -7,7 +7,7 @@ import TacitStore
 /// claimed first when there is one.
 extension PostgresVerificationStore {
     public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage],
-                       sends: [QueuedSend], at: Date,
+                       sends: [QueuedSend], rollups: [RollupDelta], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection()
         let indexes = try fields.indexes(verification.phoneNumber)
@@ -25,13 +25,16 @@ extension PostgresVerificationStore {
             ? "WHERE NOT EXISTS (\(Self.pending(of: stored.applicationId, under: indexes)))" : ""
         let insert = PostgresQuery.requiringChange("""
             INSERT INTO verifications (id, application_id, face, phone_index, phone_sealed, status, deadline,
-                                       created_at, updated_at, finished_at, last_seq, version, record)
+                                       created_at, updated_at, finished_at, last_seq, version, record,
+                                       region, client_ref)
             SELECT \(stored.id), \(stored.applicationId), \(stored.face), \(indexes[0]), \(sealed),
                    \(stored.status.rawValue), \(stored.deadline?.timeIntervalSince1970)::double precision,
                    \(stored.createdAt.timeIntervalSince1970), \(at.timeIntervalSince1970),
-                   \(Self.finishedAt(stored, at: at))::double precision, \(stored.lastSeq), 1, \(record)
+                   \(Self.finishedAt(stored, at: at))::double precision, \(stored.lastSeq), 1, \(record),
+                   \(stored.region), \(stored.clientRef)
             \(onePending)
-            """, along: Self.inserts(recorded) + Self.inserts(outbox) + Self.inserts(sends))
+            """, along: Self.inserts(recorded) + Self.inserts(outbox) + Self.inserts(sends)
+                   + Self.upserts(rollups, application: stored.applicationId))
         if let idempotency {
             // The claim is a statement of its own, first, in the same round trip: a second
             // request with its key waits there, and finds the key taken, before it could

@@ -22,6 +22,7 @@ extension PostgresVerificationStore {
         let sends: [QueuedSend]
         let sendsDone: [String]
         let rates: [RateChange]
+        let rollups: [RollupDelta]
         let result: StoreUpdateResult<T>
     }
 
@@ -80,7 +81,7 @@ extension PostgresVerificationStore {
         let change = try body(&verification)
         let written = verification.record(change.events, at: at)
         return PreparedChange(id: id, at: at, written: written, outbox: change.outbox, sends: change.sends,
-                              sendsDone: change.sendsDone, rates: change.rates,
+                              sendsDone: change.sendsDone, rates: change.rates, rollups: change.rollups,
                               result: StoreUpdateResult(result: change.result, verification: verification,
                                                         events: written))
     }
@@ -105,6 +106,7 @@ extension PostgresVerificationStore {
                 finished_at = \(finishedAt(v, at: change.at)), updated_at = \(change.at.timeIntervalSince1970),
                 last_seq = \(v.lastSeq), record = \(VerificationRecord.encode(v)), version = version + 1
             WHERE id = \(change.id) AND version = \(version)
-            """, along: inserts(change.written) + inserts(change.outbox) + inserts(change.sends) + done)
+            """, along: inserts(change.written) + inserts(change.outbox) + inserts(change.sends) + done
+                   + upserts(change.rollups, application: v.applicationId))
     }
 }

@@ -66,6 +66,7 @@ extension SQLiteVerificationStore {
         let sends: [QueuedSend]
         let sendsDone: [String]
         let rates: [RateChange]
+        let rollups: [RollupDelta]
         let at: Date
         let result: StoreUpdateResult<T>
     }
@@ -131,7 +132,7 @@ extension SQLiteVerificationStore {
             """
         return PreparedChange(id: id, assignments: assignments, record: record,
                               events: RenderedEvents(written), outbox: change.outbox, sends: change.sends,
-                              sendsDone: change.sendsDone, rates: change.rates, at: at,
+                              sendsDone: change.sendsDone, rates: change.rates, rollups: change.rollups, at: at,
                               result: StoreUpdateResult(result: change.result, verification: verification,
                                                         events: written))
     }
@@ -153,6 +154,7 @@ extension SQLiteVerificationStore {
         try append(change.sends, db)
         try deleteSends(change.sendsDone, db)
         try apply(change.rates, at: change.at, db)
+        try apply(change.rollups, application: change.result.verification.applicationId, db)
         return Snapshot(change.result.verification, record: change.record, lastGroup: lastGroup)
     }
 }

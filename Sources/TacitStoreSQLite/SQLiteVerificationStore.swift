@@ -27,7 +27,7 @@ public final class SQLiteVerificationStore: VerificationStore {
     }
 
     public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage],
-                       sends: [QueuedSend], at: Date,
+                       sends: [QueuedSend], rollups: [RollupDelta], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection.get()
         let indexes = try fields.indexes(verification.phoneNumber)
@@ -59,11 +59,13 @@ public final class SQLiteVerificationStore: VerificationStore {
             // seen: a 409 would tell that application the number is being verified elsewhere.
             try db.execute("""
                 INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at,
-                                           last_seq, record, last_group, finished_at, application_id, face)
+                                           last_seq, record, last_group, finished_at, application_id, face,
+                                           region, client_ref)
                 SELECT \(stored.id), \(index), \(sealed), \(stored.status.rawValue),
                        \(stored.deadline?.timeIntervalSince1970), \(stored.createdAt.timeIntervalSince1970),
                        \(at.timeIntervalSince1970), \(stored.lastSeq), \(record), \(lastGroup),
-                       \(Self.finishedAt(stored, at: at)), \(stored.applicationId), \(stored.face)
+                       \(Self.finishedAt(stored, at: at)), \(stored.applicationId), \(stored.face),
+                       \(stored.region), \(stored.clientRef)
                 WHERE (SELECT status FROM verifications
                        WHERE phone_index IN (\(list: indexes)) AND application_id = \(stored.applicationId)
                        ORDER BY rowid DESC LIMIT 1) IS NOT 'pending'
@@ -71,6 +73,7 @@ public final class SQLiteVerificationStore: VerificationStore {
             guard db.changes == 1 else { throw StoreError.concurrentVerification }
             try Self.append(outbox, db)
             try Self.append(sends, db)
+            try Self.apply(rollups, application: stored.applicationId, db)
             return lastGroup
         }
         recent.put(stored.id, Snapshot(stored, record: record, lastGroup: lastGroup), stored)

@@ -16,6 +16,8 @@ public final class InMemoryStore: VerificationStore {
         var outbox = InMemoryOutbox()
         /// The send outbox, by id (see `InMemoryStore+Sends.swift`).
         var sends: [String: QueuedSend] = [:]
+        /// Insight rollup rows (see `InMemoryStore+Insights.swift`).
+        var rollups = InMemoryRollups()
 
         /// Verification `id`, nil when unknown or another application's than `application` (see `StoreScope`).
         func verification(_ id: String, visibleTo application: String?) -> Verification? {
@@ -42,7 +44,7 @@ public final class InMemoryStore: VerificationStore {
     public func protect(with fields: any FieldProtection) {}
 
     public func insert(_ verification: Verification, events: [EventDraft], outbox: [OutboxMessage],
-                       sends: [QueuedSend], at: Date,
+                       sends: [QueuedSend], rollups: [RollupDelta], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         try state.withLock { state in
             try state.outbox.checkNew(outbox)
@@ -60,6 +62,7 @@ public final class InMemoryStore: VerificationStore {
             if let idempotency { state.idempotency[idempotency.key] = idempotency }
             state.outbox.add(outbox)
             state.apply(sends: sends, done: [])
+            state.rollups.add(rollups, application: stored.applicationId)
             return written
         }
     }
@@ -83,6 +86,7 @@ public final class InMemoryStore: VerificationStore {
             state.apply(sends: change.sends, done: change.sendsDone)
             // Under the state's lock, so the count commits with the change it counts.
             rateLimits.apply(change.rates, at: at)
+            state.rollups.add(change.rollups, application: verification.applicationId)
             state.verifications[id] = verification
             state.noteFinish(verification, at: at)
             state.events[id, default: []] += written

@@ -12,11 +12,13 @@ struct VonageAnswerTests {
         OutboundResponse(status: 200, body: Array(#"{"message-count":"1","messages":[{"status":"\#(status)","error-text":"\#(errorText)"}]}"#.utf8))
     }
 
-    @Test("status 0 is accepted with Vonage's message id")
+    @Test("status 0 is accepted with Vonage's message id and its price, in euros")
     func accepted() {
         let body = #"{"message-count":"1","messages":[{"to":"447700900123","message-id":"0A0000000123ABCD1","status":"0","remaining-balance":"3.14","message-price":"0.0333","network":"23410"}]}"#
         let attempt = VonageAnswer.attempt(OutboundResponse(status: 200, body: Array(body.utf8)))
-        #expect(attempt == .accepted(by: "vonage", messageId: "0A0000000123ABCD1"))
+        #expect(attempt == DeliveryAttempt.accepted(by: "vonage", messageId: "0A0000000123ABCD1")
+            .priced("0.0333", currency: "EUR"))
+        #expect(attempt.price == "0.0333")
     }
 
     @Test("a status 0 without a usable message id is a transient refusal",

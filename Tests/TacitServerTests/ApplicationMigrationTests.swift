@@ -18,6 +18,11 @@ struct ApplicationMigrationTests {
         let connection = try SQLiteConnection(path: path)
         defer { connection.close() }
         try connection.executeScript("""
+            DROP INDEX verifications_by_application_created;
+            DROP TABLE insight_rollups;
+            ALTER TABLE verifications DROP COLUMN region;
+            ALTER TABLE verifications DROP COLUMN client_ref;
+            DELETE FROM schema_migrations WHERE name LIKE 'insights_%';
             DROP TABLE applications;
             DROP TABLE application_webhooks;
             DROP INDEX api_keys_by_application;

@@ -1,4 +1,5 @@
 import Foundation
+import TacitCore
 
 /// A verified provider report about one message: what the provider said, normalised.
 public struct ProviderReport: Sendable, Equatable {
@@ -21,6 +22,18 @@ public struct ProviderReport: Sendable, Equatable {
     public var messageId: String?
     /// The provider's error code for a failure (digits only).
     public var errorCode: String?
+    /// What the provider charged for the message, when the report says (see `priced`).
+    public private(set) var price: String?
+    public private(set) var currency: String?
+
+    /// This report with the price it carries, kept only when both are well formed.
+    public func priced(_ price: String?, currency: String?) -> ProviderReport {
+        guard let price, let currency, Price.isWellFormed(price), Price.isCurrency(currency) else { return self }
+        var copy = self
+        copy.price = Price.magnitude(price)
+        copy.currency = currency
+        return copy
+    }
 
     /// A report whose `status` is one of `failures`, one of `deliveries`, or progress. Values
     /// outside the shapes above are dropped (`status` becomes `unknown`), so nothing a

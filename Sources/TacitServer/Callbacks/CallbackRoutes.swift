@@ -80,7 +80,14 @@ struct CallbackRoutes: Sendable {
 
     /// Feeds a report to the engine when it is about the active step; otherwise does nothing.
     /// Progress (queued, sent, ringing…) is only recorded; a failure fails the step over.
+    /// A price the report carries is kept on the send whatever state the verification is in:
+    /// providers price a message after it went, often after the code was checked.
     func apply(_ report: ProviderReport) async throws {
+        if let reference = report.reference, let price = report.price, let currency = report.currency {
+            let note = SendNote.priced(step: reference.step, provider: report.provider, price: price,
+                                       currency: currency)
+            try await runner.transition(reference.verificationId, notes: [note]) { _ in }
+        }
         guard let reference = report.reference,
               let verification = try await store.verification(id: reference.verificationId),
               verification.status == .pending, verification.currentStep == reference.step else { return }

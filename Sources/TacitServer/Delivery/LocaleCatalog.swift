@@ -1,6 +1,5 @@
 import Foundation
 import TacitCore
-import TacitPhone
 
 /// The built-in locales: one data file each under `Sources/TacitServer/Locales`, read once.
 /// A tag is matched as BCP 47 asks, case-insensitively and with `_` taken for `-`, dropping
@@ -59,11 +58,6 @@ public struct LocaleCatalog: Sendable {
         if let requested { return (requested, "requested") }
         if let region, let tag = regions[region.uppercased()] { return (tag, "number") }
         return (Self.defaultTag, "default")
-    }
-
-    /// The region of an E.164 number, for the locale its start gets when it names none.
-    public static func region(of e164: String) -> String? {
-        try? PhoneNumberParser().parse(e164, allowVirtualRange: true).region
     }
 
     /// The voice a call speaks `tag` in: the locale's voice for the tag's region when it has

@@ -38,7 +38,9 @@ extension WorkflowRunner {
         metrics.sent(channel, accepted: result.isAccepted)
         let input = WorkflowInput.codeDelivery(step: row.step, delivered: result.isAccepted, reason: result.reason)
         let hops = ProviderHopNotes.drafts(result.attempts, channel: channel, step: row.step)
-        let outcome = try? await transition(row.verificationId, events: hops, sendsDone: [row.id]) { turn in
+        let notes = result.isAccepted ? [SendNote.accepted(acceptedSend(result, step: row.step, channel: channel))] : []
+        let outcome = try? await transition(row.verificationId, events: hops, sendsDone: [row.id],
+                                            notes: notes) { turn in
             // Neither input is ever refused.
             try turn.handle(!hops.isEmpty && turn.verification.status != .pending ? .eventRecorded : input)
         }

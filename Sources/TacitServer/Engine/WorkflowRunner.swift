@@ -27,12 +27,14 @@ public final class WorkflowRunner: Sendable {
     let sends: SendOutbox
     /// The faces served, for the rules of the verifications they start.
     let faces: FaceDirectory
+    /// Prices of sends whose provider reports none (`TACIT_PRICES`).
+    let prices: PriceTable
 
     init(store: any VerificationStore, clock: any TacitClock, secrets: ServerSecrets, codes: CodeGenerator,
          sender: any MessageSender, silent: any SilentAuthProvider, simSwap: any SimSwapChecker,
          timers: TimerScheduler, hub: EventHub, metrics: Metrics,
          webhooks: WebhookPlanner = WebhookPlanner(endpoints: []), outboxWritten: @escaping @Sendable () -> Void = {},
-         sends: SendOutbox? = nil, faces: FaceDirectory = FaceDirectory([])) {
+         sends: SendOutbox? = nil, faces: FaceDirectory = FaceDirectory([]), prices: PriceTable = PriceTable()) {
         self.store = store
         self.clock = clock
         self.secrets = secrets
@@ -48,6 +50,7 @@ public final class WorkflowRunner: Sendable {
         self.sends = sends
             ?? SendOutbox(fields: secrets.fieldProtection, waitBound: ServerConfiguration.defaultSendWait)
         self.faces = faces
+        self.prices = prices
     }
 
     /// What a transition did: the body's result and the state it left.
@@ -62,6 +65,8 @@ public final class WorkflowRunner: Sendable {
     public func create(_ draft: Verification, events: [EventDraft],
                        idempotency: IdempotencyRecord?) async throws -> Outcome<Void> {
         var (draft, events) = (draft, events)
+        // Where the number is, once: insights group by it and the locale may follow it.
+        NumberPlace.locate(&draft)
         Self.chooseLocale(&draft, noting: &events)
         var swapped: Bool?
         if let policy = draft.simSwap {
@@ -79,8 +84,9 @@ public final class WorkflowRunner: Sendable {
         let queued = try queuedSends(turn.effects, codes: codes, verificationId: draft.id, at: now)
         // Fixed before the worker is woken, so the wait's bound counts from the commit at the latest.
         let sendDeadline = clock.now().addingTimeInterval(sends.waitBound)
+        let rollups = InsightTally.deltas(from: nil, to: turn.verification, events: transcript.drafts, at: now)
         let written = try await store.insert(turn.verification, events: transcript.drafts, outbox: outbox,
-                                             sends: queued, at: now, idempotency: idempotency)
+                                             sends: queued, rollups: rollups, at: now, idempotency: idempotency)
         hub.publish(written)
         if !outbox.isEmpty { outboxWritten() }
         sends.hand(queued, verification: turn.verification)
@@ -96,35 +102,41 @@ public final class WorkflowRunner: Sendable {
     /// and reaches the caller. nil when the id is unknown.
     @discardableResult
     public func transition<T: Sendable>(
-        _ id: String, events extra: [EventDraft] = [], sendsDone: [String] = [],
+        _ id: String, events extra: [EventDraft] = [], sendsDone: [String] = [], notes: [SendNote] = [],
         _ body: @escaping @Sendable (inout Turn) throws -> T
     ) async throws -> Outcome<T>? {
-        try await recordingTransition(id, sendsDone: sendsDone) { turn in (try body(&turn), extra) }
+        try await recordingTransition(id, sendsDone: sendsDone, notes: notes) { turn in (try body(&turn), extra) }
     }
 
     /// Like `transition`, but `body` also says which events to record before the
     /// machine's own, so a late or unknown hop can leave a timeline untouched. `sendsDone`
     /// names the send rows whose answer this change applies: they are deleted with it.
-    /// `rates` gives the counters the change moves, from its result, in the same transaction.
+    /// `rates` gives the counters the change moves, from its result, in the same transaction;
+    /// `notes` what it learnt of its sends. The insight rollups it moves are worked out from
+    /// the verification before and after it and the events it records (`InsightTally`).
     func recordingTransition<T: Sendable>(
-        _ id: String, sendsDone: [String] = [], rates: @escaping @Sendable (T) -> [RateChange] = { _ in [] },
+        _ id: String, sendsDone: [String] = [], notes: [SendNote] = [],
+        rates: @escaping @Sendable (T) -> [RateChange] = { _ in [] },
         _ body: @escaping @Sendable (inout Turn) throws -> (T, [EventDraft])
     ) async throws -> Outcome<T>? {
         let now = clock.now()
         let sendDeadline = now.addingTimeInterval(sends.waitBound)
         let webhooks = self.webhooks
         let update = try await store.update(id: id, at: now) { [self] verification in
+            let before = verification
             var turn = Turn(verification, now: now, limits: faces.rules(for: verification.face).attempts)
             let (result, extra) = try body(&turn)
             let codes = try issueCodes(&turn)
             verification = turn.verification
+            for note in notes { verification.keep(note, prices: prices) }
             var transcript = Transcript(extra)
             transcript.catchUp(turn)
+            let rollups = InsightTally.deltas(from: before, to: verification, events: transcript.drafts, at: now)
             let outbox = webhooks.outbox(for: turn.effects, verification: turn.verification, at: now)
             let queued = try queuedSends(turn.effects, codes: codes, verificationId: id, at: now)
             let applied = Applied(result: result, effects: turn.effects, wroteOutbox: !outbox.isEmpty, queued: queued)
             return StoreChange(applied, events: transcript.drafts, outbox: outbox, sends: queued, sendsDone: sendsDone,
-                               rates: rates(result))
+                               rates: rates(result), rollups: rollups)
         }
         guard let update else { return nil }
         hub.publish(update.events)
@@ -200,8 +212,7 @@ public final class WorkflowRunner: Sendable {
     /// region's, else the default; what was chosen and why goes on the start's first event.
     static func chooseLocale(_ draft: inout Verification, noting events: inout [EventDraft]) {
         let requested = draft.locale.isEmpty ? nil : draft.locale
-        let choice = LocaleCatalog.builtIn.choose(
-            requested: requested, region: requested == nil ? LocaleCatalog.region(of: draft.phoneNumber) : nil)
+        let choice = LocaleCatalog.builtIn.choose(requested: requested, region: draft.region)
         draft.locale = choice.tag.lowercased()
         draft.localeSource = choice.source
         guard !events.isEmpty else { return }

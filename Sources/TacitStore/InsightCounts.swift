@@ -1,0 +1,157 @@
+import Foundation
+
+/// What one rollup row counts (docs/api.md#insights): added to by each change that
+/// counts, summed by the summary. The time to verify is a histogram of fixed buckets,
+/// so rows add up and a median can be read from any sum of them.
+public struct InsightCounts: Sendable, Equatable {
+    public var starts = 0
+    public var sends = 0
+    public var conversions = 0
+    public var silentAttempts = 0
+    public var silentSuccesses = 0
+    public var blocked = 0
+    /// Spend in millionths of the row's currency; only rows with a currency have any.
+    public var spendMicros: Int64 = 0
+    /// Conversions by time from start to completion, one count per bucket of `bucketBounds`.
+    public var histogram = [Int](repeating: 0, count: InsightCounts.bucketCount)
+
+    public init() {}
+
+    /// Upper bounds, in seconds, of every bucket but the last (which has none).
+    public static let bucketBounds: [Double] = [2, 5, 10, 15, 20, 30, 45, 60, 90, 120, 300]
+    public static let bucketCount = bucketBounds.count + 1
+
+    /// The bucket a time to verify of `seconds` falls in.
+    public static func bucket(_ seconds: Double) -> Int {
+        bucketBounds.firstIndex { seconds <= $0 } ?? bucketBounds.count
+    }
+
+    public var isEmpty: Bool { self == InsightCounts() }
+
+    public static func += (lhs: inout InsightCounts, rhs: InsightCounts) {
+        lhs.starts += rhs.starts
+        lhs.sends += rhs.sends
+        lhs.conversions += rhs.conversions
+        lhs.silentAttempts += rhs.silentAttempts
+        lhs.silentSuccesses += rhs.silentSuccesses
+        lhs.blocked += rhs.blocked
+        lhs.spendMicros += rhs.spendMicros
+        for index in lhs.histogram.indices { lhs.histogram[index] += rhs.histogram[index] }
+    }
+
+    /// The median time to verify, interpolated inside the bucket that holds it; nil
+    /// without conversions. The open last bucket reports its lower bound.
+    public var medianSeconds: Double? {
+        let total = histogram.reduce(0, +)
+        guard total > 0 else { return nil }
+        let half = Double(total) / 2
+        var below = 0
+        for (index, count) in histogram.enumerated() where count > 0 {
+            if Double(below + count) >= half {
+                guard index < Self.bucketBounds.count else { return Self.bucketBounds.last }
+                let lower = index == 0 ? 0 : Self.bucketBounds[index - 1]
+                let upper = Self.bucketBounds[index]
+                return lower + (upper - lower) * (half - Double(below)) / Double(count)
+            }
+            below += count
+        }
+        return Self.bucketBounds.last
+    }
+}
+
+/// The dimensions rollups are kept by; `all` has one key, the empty string.
+public enum InsightDimension: String, Sendable, CaseIterable {
+    case all, channel, country, provider, prefix
+}
+
+/// A change to one rollup row, written in the transaction of the change it counts.
+public struct RollupDelta: Sendable, Equatable {
+    /// How long the row's period is: an hour, or a UTC day (`RollupDelta.hourSpan`, `.daySpan`).
+    public var span: Int64
+    /// The start of the row's period, in seconds since 1970 (an hour's, or a day's).
+    public var hour: Int64
+    public var dimension: InsightDimension
+    public var key: String
+    /// The currency of the spend it adds; empty for a row of counts.
+    public var currency: String
+    public var counts: InsightCounts
+
+    public init(span: Int64 = RollupDelta.hourSpan, hour: Int64, dimension: InsightDimension, key: String,
+                currency: String = "", counts: InsightCounts) {
+        self.span = span
+        self.hour = hour
+        self.dimension = dimension
+        self.key = key
+        self.currency = currency
+        self.counts = counts
+    }
+
+    public static let hourSpan: Int64 = 3600
+    public static let daySpan: Int64 = 86400
+
+    /// The hour `date` falls in.
+    public static func hour(of date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 / 3600).rounded(.down)) * 3600
+    }
+
+    /// The start of the UTC day `seconds` since 1970 fall in.
+    public static func day(of seconds: Int64) -> Int64 {
+        Int64((Double(seconds) / 86400).rounded(.down)) * 86400
+    }
+
+    /// The same delta on its day's row: each change adds to its hour's row and its day's, so
+    /// a summary of many days reads a row per day and key, and hours only at its two ends.
+    public var onItsDay: RollupDelta {
+        var day = self
+        day.span = Self.daySpan
+        day.hour = Self.day(of: hour)
+        return day
+    }
+
+    /// The order rows are written in, the same in every transaction, so two changes
+    /// never wait on each other's row locks.
+    public static func ordered(_ deltas: [RollupDelta]) -> [RollupDelta] {
+        deltas.sorted { a, b in
+            (a.dimension.rawValue, a.span, a.hour, a.key, a.currency) < (b.dimension.rawValue, b.span, b.hour, b.key,
+                                                                          b.currency)
+        }
+    }
+}
+
+extension InsightCounts {
+    /// The rollup table's count columns, in the order of `columnValues`.
+    public static let columns = ["starts", "sends", "conversions", "silent_attempts", "silent_successes", "blocked",
+                                 "spend_micros"] + (0..<bucketCount).map { "b\($0)" }
+
+    /// The counts as the values of `columns`.
+    public var columnValues: [Int64] {
+        [starts, sends, conversions, silentAttempts, silentSuccesses, blocked].map(Int64.init) + [spendMicros]
+            + histogram.map(Int64.init)
+    }
+
+    /// Counts read back from `columns`' values.
+    public init(columnValues values: [Int64]) {
+        self.init()
+        guard values.count == Self.columns.count else { return }
+        starts = Int(values[0])
+        sends = Int(values[1])
+        conversions = Int(values[2])
+        silentAttempts = Int(values[3])
+        silentSuccesses = Int(values[4])
+        blocked = Int(values[5])
+        spendMicros = values[6]
+        histogram = values[7...].map { Int($0) }
+    }
+}
+
+extension InsightGrouping {
+    /// The UTC day `seconds` since 1970 falls in, as `2026-12-01`.
+    public static func dayKey(_ seconds: Int64) -> String {
+        let days = Int((Double(seconds) / 86400).rounded(.down))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let date = Date(timeIntervalSince1970: Double(days) * 86400)
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+}

@@ -155,7 +155,8 @@ public struct VerificationRecord: Sendable {
         }
         return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,
                                   clientTokenHash: clientTokenHash, endedAt: endedAt, silentCheck: silentCheck,
-                                  localeSource: localeSource, region: region, numberPrefix: numberPrefix, acceptedSends: sends,
+                                  localeSource: localeSource, region: region, numberPrefix: numberPrefix,
+                                  acceptedSends: sends,
                                   currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
     }
 }

@@ -9,7 +9,9 @@ import urllib.request
 
 import pytest
 
-from audit import PHONE, audit, set_size
+from selenium.webdriver.common.keys import Keys
+
+from audit import PHONE, audit, focused, press, set_size, tab_to, wait_announced
 from conftest import serve_dev
 
 PRICES = "# channel,provider,country,price,currency\nsms,*,*,0.0500,USD\nvoice,*,*,0.0130,EUR\n"
@@ -164,6 +166,10 @@ def test_each_chart_is_a_named_image_with_its_table_for_screen_readers(page, ove
     # Every line ends in its name and value, so no legend (and no colour) is needed to tell them apart.
     labels = [t.text for t in page.find_all("#chart-funnel-sms-svg .end-label")]
     assert sorted(labels) == ["Conversions 1", "Sends 3", "Starts 2"]
+    # Sends and conversions bars differ by fill pattern as well as colour, as drawn (the computed fill).
+    fills = page.driver.execute_script(
+        "return Array.from(document.querySelectorAll('#chart-providers-svg rect.bar'), (r) => getComputedStyle(r).fill)")
+    assert len(fills) == 2 and fills[0].startswith("url(") and not fills[1].startswith("url("), fills
 
 
 def test_the_period_selector_reloads_the_overview(page, overview_url):
@@ -171,6 +177,7 @@ def test_the_period_selector_reloads_the_overview(page, overview_url):
     page.find('label[for="period-24h"]').click()
     page.wait(lambda d: "24 hours" in page.text("#overview-status") and
               page.find("#overview-screen").get_attribute("data-state") == "ready")
+    wait_announced(page, "Overview of the last 24 hours loaded.")
     assert len(table(page, "#chart-funnel-sms-table")) == 1 + 6 + 1
     assert total_row(page, "sms") == ["Total", "2", "3", "1"]
     page.find('label[for="period-30d"]').click()
@@ -206,3 +213,22 @@ def test_the_overview_is_reached_from_the_sign_in_page_and_back(page, overview_u
     page.find("#overview-back").click()
     page.wait(lambda d: page.find("#signin-screen").is_displayed())
     assert not page.find("#overview-screen").is_displayed()
+
+
+def test_the_overview_works_with_the_keyboard_alone(page, overview_url):
+    open_overview(page, overview_url)
+    assert focused(page.driver).tag_name == "h1"
+    tab_to(page, "#period-7d")
+    press(page.driver, Keys.ARROW_RIGHT)
+    assert page.find("#period-30d").is_selected()
+    page.wait(lambda d: "30 days" in page.text("#overview-status") and
+              page.find("#overview-screen").get_attribute("data-state") == "ready")
+    tab_to(page, "#chart-funnel-sms .table-toggle")
+    press(page.driver, Keys.ENTER)
+    assert page.find("#chart-funnel-sms .table-toggle").get_attribute("aria-expanded") == "true"
+    assert page.find("#chart-funnel-sms-table").is_displayed()
+    # The shown table is the next stop, so a keyboard can scroll it sideways on a phone.
+    tab_to(page, "#chart-funnel-sms-numbers")
+    tab_to(page, "#overview-back", back=True)
+    press(page.driver, Keys.ENTER)
+    page.wait(lambda d: page.find("#signin-screen").is_displayed())

@@ -98,6 +98,8 @@
         this.render(range, { byChannel, byCountry, byProvider, byPrefix, slices: answers.slice(4) });
         this.status.textContent = "Showing " + range.words + ": " + dayText(range.from) + " " + hourText(range.from)
           + " to " + dayText(range.to) + " " + hourText(range.to) + " UTC.";
+        // Heard through the console's one live region, as every other change is.
+        this.app.announcer.say("Overview of " + range.words + " loaded.");
         this.root.dataset.state = "ready";
       } catch (e) {
         if (load !== this.loads) return;

@@ -1,5 +1,6 @@
 """Shared fixtures for the console's browser tests: a headless Chromium and a
 static server for the console's files on an ephemeral loopback port."""
+import contextlib
 import functools
 import http.server
 import os
@@ -50,13 +51,21 @@ def tacit_url():
     if os.environ.get("TACIT_URL"):
         yield os.environ["TACIT_URL"].rstrip("/")
         return
+    with serve_dev() as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serve_dev(env=None):
+    """Starts `tacit serve --dev` from TACIT_BIN on an ephemeral port with a fresh SQLite file,
+    with `env` added to its environment; yields its base URL and stops it afterwards."""
     binary = os.environ.get("TACIT_BIN")
     if not binary:
         pytest.skip("neither TACIT_URL nor TACIT_BIN is set: no server to test against")
     workdir = tempfile.mkdtemp(prefix="tacit-console-")
     log = open(os.path.join(workdir, "serve.log"), "w+")
     process = subprocess.Popen([binary, "serve", "--dev", "--port", "0", "--db", os.path.join(workdir, "tacit.db")],
-                               stdout=subprocess.PIPE, stderr=log, text=True)
+                               stdout=subprocess.PIPE, stderr=log, text=True, env=dict(os.environ, **(env or {})))
     try:
         line = process.stdout.readline()
         match = re.search(r"(http://\S+)", line)

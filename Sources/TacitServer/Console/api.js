@@ -58,6 +58,12 @@
     eventsURL(id) { return this.base + this.verificationPath(id) + "/events"; }
     timeline(id) { return this.request("GET", this.verificationPath(id) + "/timeline"); }
     inbox(number) { return this.request("GET", this.handsetPath(number) + "/inbox"); }
+    /** The insights summary (docs/api.md#the-summary) for [from, to), grouped by one dimension. */
+    summary(from, to, groupBy) {
+      const q = "from=" + encodeURIComponent(from.toISOString()) + "&to=" + encodeURIComponent(to.toISOString())
+        + "&group_by=" + encodeURIComponent(groupBy);
+      return this.request("GET", "/v1/insights/summary?" + q);
+    }
     silentCheck(number, check) {
       return this.request("POST", this.handsetPath(number) + "/silent-check", check);
     }

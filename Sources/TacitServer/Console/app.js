@@ -10,6 +10,7 @@
       this.phone = new T.PhonePanel((result) => this.screen && this.screen.onSilentResult && this.screen.onSilentResult(result));
       this.dev = new T.DevScreen(document.getElementById("dev-screen"), this);
       this.plain = new T.PlainScreen(document.getElementById("plain-screen"), this);
+      this.overview = new T.OverviewScreen(document.getElementById("overview-screen"), this);
       this.form = document.getElementById("signin-form");
       this.input = document.getElementById("phone");
       this.error = document.getElementById("signin-error");
@@ -17,6 +18,8 @@
       document.getElementById("signin-load").addEventListener("change", (e) => this.loadFile(e.target));
       this.input.addEventListener("input", () => this.previewPhone());
       this.previewPhone();
+      window.addEventListener("hashchange", () => this.route());
+      this.route();
       document.body.dataset.ready = "true";
     }
 
@@ -58,6 +61,18 @@
       const number = T.normaliseNumber(this.input.value);
       if (T.isVirtualNumber(number)) this.phone.preview(document.getElementById("signin-phone-slot"), number);
       else this.phone.root.hidden = true;
+    }
+
+    /** `#overview` shows the overview; leaving it (Back, or the browser's back) returns to sign-in. */
+    route() {
+      if (location.hash === "#overview") {
+        this.closeSession();
+        this.show("overview-screen");
+        this.overview.enter();
+      } else if (document.body.dataset.screen === "overview-screen") {
+        this.show("signin-screen");
+        this.input.focus();
+      }
     }
 
     showError(message, invalid) {
@@ -105,7 +120,9 @@
     }
 
     show(id) {
-      for (const s of ["signin-screen", "plain-screen", "dev-screen"]) document.getElementById(s).hidden = s !== id;
+      for (const s of ["signin-screen", "plain-screen", "dev-screen", "overview-screen"]) {
+        document.getElementById(s).hidden = s !== id;
+      }
       document.body.dataset.screen = id;
     }
   }

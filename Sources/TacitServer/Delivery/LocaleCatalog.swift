@@ -41,6 +41,9 @@ public struct LocaleCatalog: Sendable {
 
     /// The locale a tag asks for, by BCP 47 lookup; nil when none of its prefixes is served.
     public func match(_ tag: String) -> MessageLocale? {
+        // A verification keeps its tag lowercased, and most are a locale's own tag: found
+        // without the split, on every message and event a create writes.
+        if let found = tags[tag] { return locales[found] }
         var subtags = tag.lowercased().replacingOccurrences(of: "_", with: "-").split(separator: "-")
         while !subtags.isEmpty {
             if let found = tags[subtags.joined(separator: "-")] { return locales[found] }

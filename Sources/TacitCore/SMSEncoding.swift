@@ -14,26 +14,60 @@ public struct SMSEncoding: Sendable, Equatable {
     public let units: Int
     public let segments: Int
 
-    public init(_ text: String) {
-        var septets = 0
-        var isGSM = true
-        for scalar in text.unicodeScalars {
-            if Self.basic.contains(scalar) {
-                septets += 1
-            } else if Self.extended.contains(scalar) {
-                septets += 2
-            } else {
-                isGSM = false
-                break
-            }
+    /// A text's length in each alphabet. Lengths add up when texts are joined, so a
+    /// message made from fixed words and a few values is measured without being written.
+    public struct Length: Sendable, Equatable {
+        /// Septets in GSM-7, nil when a character is outside it.
+        public var septets: Int?
+        public var utf16: Int
+
+        public static let zero = Length(septets: 0, utf16: 0)
+
+        public init(septets: Int?, utf16: Int) {
+            self.septets = septets
+            self.utf16 = utf16
         }
-        if isGSM {
+
+        public init(_ text: Substring) {
+            var septets = 0
+            for scalar in text.unicodeScalars {
+                if SMSEncoding.basic.contains(scalar) {
+                    septets += 1
+                } else if SMSEncoding.extended.contains(scalar) {
+                    septets += 2
+                } else {
+                    self.init(septets: nil, utf16: text.utf16.count)
+                    return
+                }
+            }
+            self.init(septets: septets, utf16: text.utf16.count)
+        }
+
+        public init(_ text: String) {
+            self.init(text[...])
+        }
+
+        public static func + (lhs: Length, rhs: Length) -> Length {
+            Length(septets: lhs.septets.flatMap { left in rhs.septets.map { left + $0 } }, utf16: lhs.utf16 + rhs.utf16)
+        }
+
+        public static func * (length: Length, times: Int) -> Length {
+            Length(septets: length.septets.map { $0 * times }, utf16: length.utf16 * times)
+        }
+    }
+
+    public init(_ text: String) {
+        self.init(Length(text))
+    }
+
+    public init(_ length: Length) {
+        if let septets = length.septets {
             alphabet = .gsm7
             units = septets
             segments = septets <= 160 ? 1 : (septets + 152) / 153
         } else {
             alphabet = .ucs2
-            units = text.utf16.count
+            units = length.utf16
             segments = units <= 70 ? 1 : (units + 66) / 67
         }
     }

@@ -2,32 +2,17 @@ import Foundation
 import TacitStore
 
 extension SQLiteVerificationStore {
-    /// The sealed columns `reseal` covers besides numbers, replies and application secrets:
-    /// the codes the send outbox still owes, and `--dev`'s provider state (gateway sessions'
-    /// numbers, inbox bodies, the operator's secrets). Table and column names are these
-    /// constants, never input; a key is read as text so one cursor fits every table.
-    static let owedSealedColumns: [(table: String, key: String, column: String, isDevState: Bool)] = [
-        ("send_outbox", "id", "sealed_code", false),
-        ("dev_gateway_sessions", "id", "number_sealed", true),
-        ("dev_inbox", "CAST(seq AS TEXT)", "body_sealed", true),
-        ("dev_secrets", "name", "value", true),
-    ]
-
-    /// Seals every owed code and dev field again; returns how many codes and dev fields.
+    /// Seals every owed code and dev field again (`OwedSealedColumn`); returns how many codes and dev fields.
     func resealOwed(current: [UInt8], _ fields: any FieldProtection) async throws -> (codes: Int, dev: Int) {
-        var codes = 0, dev = 0
-        for sealed in Self.owedSealedColumns {
-            let count = try await resealColumn(sealed.table, key: sealed.key, column: sealed.column,
-                                               current: current, fields)
-            if sealed.isDevState { dev += count } else { codes += count }
+        try await OwedSealedColumn.resealAll { sealed in
+            try await resealColumn(sealed.table, key: sealed.key, column: sealed.column, current: current, fields)
         }
-        return (codes, dev)
     }
 
     /// Owed codes and dev fields still sealed under another key than `current`.
     func owedLeft(current: [UInt8]) async throws -> Int {
         try await database.read { db in
-            try Self.owedSealedColumns.reduce(0) { count, sealed in
+            try OwedSealedColumn.all.reduce(0) { count, sealed in
                 count + (try db.query("""
                     SELECT COUNT(*) AS n FROM \(raw: sealed.table)
                     WHERE substr(\(raw: sealed.column), 1, \(current.count)) IS NOT \(current)

@@ -74,6 +74,9 @@ struct DevAccessTests {
         #expect(access.admits(request(["Host": "127.0.0.1:8080", "Origin": "http://localhost:8080"])))
         #expect(!access.admits(request(["Host": "dev.example.test", "Origin": "http://dev.example.test"])))
         #expect(!access.admits(request(["Host": "other.example.test"])))
+        #expect(access.admits(request(["Host": " LocalHost:8080\t", "Origin": "HTTP://LOCALHOST:8080 "])),
+                "names compare without case or surrounding blanks")
+        #expect(!access.admits(request(["Host": " Other.Example.test "])))
         #expect(access.admits(request(["Host": "127.0.0.1:9443", "Origin": "http://127.0.0.1:9443"])),
                 "the console through a proxy on this machine")
         #expect(!access.admits(request(["Host": "127.0.0.1:9443", "Origin": "http://127.0.0.1:8000"])),

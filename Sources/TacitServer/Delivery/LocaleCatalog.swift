@@ -40,7 +40,10 @@ public struct LocaleCatalog: Sendable {
 
     /// The locale a tag asks for, by BCP 47 lookup; nil when none of its prefixes is served.
     public func match(_ tag: String) -> MessageLocale? {
-        var subtags = tag.lowercased().replacingOccurrences(of: "_", with: "-").split(separator: "-")
+        // A verification keeps its tag lowercased, and most are a locale's own tag: found
+        // without the split, on every message and event a create writes.
+        if let found = tags[tag] { return locales[found] }
+        var subtags = Self.normalized(tag).split(separator: "-")
         while !subtags.isEmpty {
             if let found = tags[subtags.joined(separator: "-")] { return locales[found] }
             subtags.removeLast()
@@ -64,11 +67,18 @@ public struct LocaleCatalog: Sendable {
     /// one (`es-MX`), else its first.
     public func voice(for tag: String) -> String {
         let locale = locale(for: tag)
-        let wanted = tag.lowercased().replacingOccurrences(of: "_", with: "-")
+        let wanted = Self.normalized(tag)
         let region = wanted.split(separator: "-").dropFirst().first.map(String.init)
         return locale.voices.first { $0.lowercased() == wanted }
             ?? region.flatMap { region in locale.voices.first { $0.lowercased().hasSuffix("-" + region) } }
             ?? locale.voices.first ?? "en-US"
+    }
+
+    /// A tag lowercased with hyphens; a verification's stored tag already is, and is kept as it is.
+    static func normalized(_ tag: String) -> String {
+        let upper = UInt8(ascii: "A")...UInt8(ascii: "Z")
+        let isNormal = tag.utf8.allSatisfy { $0 != UInt8(ascii: "_") && !upper.contains($0) }
+        return isNormal ? tag : tag.lowercased().replacingOccurrences(of: "_", with: "-")
     }
 
     private static func bundledFiles() -> [[UInt8]] {

@@ -15,6 +15,8 @@ public struct MessageLocale: Sendable, Equatable {
     public let voices: [String]
     /// The texts by kind: `sms`, `whatsapp`, `voice`, `email_subject`, `email_body`.
     public let texts: [String: String]
+    /// The same texts, split at their placeholders once.
+    public let templates: [String: MessageTemplate]
 
     public static let kinds = ["sms", "whatsapp", "voice", "email_subject", "email_body"]
 
@@ -42,12 +44,11 @@ public struct MessageLocale: Sendable, Equatable {
         regions = strings("regions")
         voices = strings("voices")
         self.texts = texts
+        templates = texts.mapValues(MessageTemplate.init)
     }
 
     /// The text of `kind` with the brand and code in place.
     public func render(_ kind: String, brand: String, code: String) -> String {
-        // The code first: a brand is the caller's text, and may not turn into a placeholder.
-        (texts[kind] ?? "").replacingOccurrences(of: "{{code}}", with: code)
-            .replacingOccurrences(of: "{{brand}}", with: brand)
+        templates[kind]?.render(["code": code, "brand": brand]) ?? ""
     }
 }

@@ -28,6 +28,7 @@ public enum MessageText {
     /// How the SMS for a code of `length` digits travels: its alphabet and parts. Every
     /// digit is in GSM-7, so any code of that length gives the same answer.
     public static func smsEncoding(brand: String, codeLength: Int, locale: String) -> SMSEncoding {
-        SMSEncoding(body(channel: .sms, brand: brand, code: String(repeating: "0", count: codeLength), locale: locale))
+        let template = LocaleCatalog.builtIn.locale(for: locale).templates["sms"] ?? MessageTemplate("")
+        return template.smsEncoding(["code": String(repeating: "0", count: codeLength), "brand": brand])
     }
 }

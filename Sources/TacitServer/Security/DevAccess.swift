@@ -71,8 +71,7 @@ final class DevAccess: Sendable {
 
     /// `host[:port]` names this server: one of its names, with its port or none.
     private static func names(_ authority: String, in names: Names) -> Bool {
-        let value = authority.trimmingCharacters(in: .whitespaces).lowercased()
-        let (name, port) = split(value)
+        let (name, port) = split(plain(authority))
         if loopback.contains(name) { return true }
         guard names.hosts.contains(name) else { return false }
         guard let port else { return true }
@@ -95,18 +94,32 @@ final class DevAccess: Sendable {
     /// console reached through a proxy on this machine. Other names count only as configured.
     private func isSameOrigin(_ origin: String, host: String?) -> Bool {
         guard let host, !origin.isEmpty else { return false }
-        let (name, port) = Self.split(host.trimmingCharacters(in: .whitespaces).lowercased())
+        let (name, port) = Self.split(Self.plain(host))
         guard Self.loopback.contains(name) else { return false }
         return origin == Self.origin(scheme, name, port.flatMap { Int($0) } ?? (scheme == "https" ? 443 : 80))
     }
 
     /// An origin as browsers send it, with its port always written, for comparison.
     private static func normalized(_ origin: String) -> String {
-        let value = origin.trimmingCharacters(in: .whitespaces).lowercased()
+        let value = plain(origin)
         guard let url = URL(string: value), let scheme = url.scheme, let host = url.host,
               url.path.isEmpty, url.query == nil else { return "" }
         let name = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         return Self.origin(scheme, name, url.port ?? (scheme == "https" ? 443 : 80))
+    }
+
+    /// A header's value without surrounding blanks, lowercased. Every keyless request's
+    /// `Host` passes here, and is almost always plain already: kept as it is, without copying.
+    private static func plain(_ value: String) -> String {
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let upper = UInt8(ascii: "A")...UInt8(ascii: "Z")
+        let bytes = value.utf8
+        if let first = bytes.first, let last = bytes.last, !blank(first), !blank(last),
+           !bytes.contains(where: upper.contains) {
+            return value
+        }
+        return String(value.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+            .lowercased()
     }
 
     private static func origin(_ scheme: String, _ host: String, _ port: Int) -> String {

@@ -18,7 +18,7 @@ extension PostgresSchema {
             key text NOT NULL,
             currency text NOT NULL,
             \(InsightCounts.columns.map { "\($0) bigint NOT NULL DEFAULT 0" }.joined(separator: ", ")),
-            PRIMARY KEY (application_id, dimension, span, hour, key, currency)
+            PRIMARY KEY (application_id, span, hour, dimension, key, currency)
         );
         """)
 }

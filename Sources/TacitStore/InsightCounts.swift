@@ -4,6 +4,8 @@ import Foundation
 /// counts, summed by the summary. The time to verify is a histogram of fixed buckets,
 /// so rows add up and a median can be read from any sum of them.
 public struct InsightCounts: Sendable, Equatable {
+    /// A count per bucket, held inline: every change builds a few counts, and an array
+    /// would be an allocation each.
     public var starts = 0
     public var sends = 0
     public var conversions = 0
@@ -13,20 +15,35 @@ public struct InsightCounts: Sendable, Equatable {
     /// Spend in millionths of the row's currency; only rows with a currency have any.
     public var spendMicros: Int64 = 0
     /// Conversions by time from start to completion, one count per bucket of `bucketBounds`.
-    public var histogram = [Int](repeating: 0, count: InsightCounts.bucketCount)
+    public var histogram = Histogram(repeating: 0)
 
     public init() {}
 
     /// Upper bounds, in seconds, of every bucket but the last (which has none).
     public static let bucketBounds: [Double] = [2, 5, 10, 15, 20, 30, 45, 60, 90, 120, 300]
-    public static let bucketCount = bucketBounds.count + 1
+    public static let bucketCount = Histogram.count
+    /// One more bucket than `bucketBounds` has bounds.
+    public typealias Histogram = InlineArray<12, Int>
 
     /// The bucket a time to verify of `seconds` falls in.
     public static func bucket(_ seconds: Double) -> Int {
         bucketBounds.firstIndex { seconds <= $0 } ?? bucketBounds.count
     }
 
-    public var isEmpty: Bool { self == InsightCounts() }
+    public var isEmpty: Bool {
+        guard starts == 0, sends == 0, conversions == 0, silentAttempts == 0, silentSuccesses == 0, blocked == 0,
+              spendMicros == 0 else { return false }
+        for index in histogram.indices where histogram[index] != 0 { return false }
+        return true
+    }
+
+    public static func == (lhs: InsightCounts, rhs: InsightCounts) -> Bool {
+        guard lhs.starts == rhs.starts, lhs.sends == rhs.sends, lhs.conversions == rhs.conversions,
+              lhs.silentAttempts == rhs.silentAttempts, lhs.silentSuccesses == rhs.silentSuccesses,
+              lhs.blocked == rhs.blocked, lhs.spendMicros == rhs.spendMicros else { return false }
+        for index in lhs.histogram.indices where lhs.histogram[index] != rhs.histogram[index] { return false }
+        return true
+    }
 
     public static func += (lhs: inout InsightCounts, rhs: InsightCounts) {
         lhs.starts += rhs.starts
@@ -42,11 +59,13 @@ public struct InsightCounts: Sendable, Equatable {
     /// The median time to verify, interpolated inside the bucket that holds it; nil
     /// without conversions. The open last bucket reports its lower bound.
     public var medianSeconds: Double? {
-        let total = histogram.reduce(0, +)
+        var total = 0
+        for index in histogram.indices { total += histogram[index] }
         guard total > 0 else { return nil }
         let half = Double(total) / 2
         var below = 0
-        for (index, count) in histogram.enumerated() where count > 0 {
+        for index in histogram.indices where histogram[index] > 0 {
+            let count = histogram[index]
             if Double(below + count) >= half {
                 guard index < Self.bucketBounds.count else { return Self.bucketBounds.last }
                 let lower = index == 0 ? 0 : Self.bucketBounds[index - 1]
@@ -139,8 +158,22 @@ extension InsightCounts {
 
     /// The counts as the values of `columns`.
     public var columnValues: [Int64] {
-        [starts, sends, conversions, silentAttempts, silentSuccesses, blocked].map(Int64.init) + [spendMicros]
-            + histogram.map(Int64.init)
+        var values: [Int64] = []
+        values.reserveCapacity(Self.columns.count)
+        forEachColumnValue { values.append($0) }
+        return values
+    }
+
+    /// Calls `body` with each of `columns`' values in order, without building an array of them.
+    public func forEachColumnValue(_ body: (Int64) -> Void) {
+        body(Int64(starts))
+        body(Int64(sends))
+        body(Int64(conversions))
+        body(Int64(silentAttempts))
+        body(Int64(silentSuccesses))
+        body(Int64(blocked))
+        body(spendMicros)
+        for index in histogram.indices { body(Int64(histogram[index])) }
     }
 
     /// Counts read back from `columns`' values.
@@ -154,7 +187,7 @@ extension InsightCounts {
         silentSuccesses = Int(values[4])
         blocked = Int(values[5])
         spendMicros = values[6]
-        histogram = values[7...].map { Int($0) }
+        for index in histogram.indices { histogram[index] = Int(values[7 + index]) }
     }
 }
 

@@ -34,7 +34,13 @@ public enum InsightTally {
             counts.blocked = 1
             rows.add(counts, channel: event.channel, provider: nil)
         }
-        return RollupDelta.ordered(rows.deltas.flatMap { [$0, $0.onItsDay] })
+        var deltas: [RollupDelta] = []
+        deltas.reserveCapacity(2 * rows.byRow.count)
+        for delta in rows.byRow where !delta.counts.isEmpty {
+            deltas.append(delta)
+            deltas.append(delta.onItsDay)
+        }
+        return RollupDelta.ordered(deltas)
     }
 
     /// New sends count once each with their price; a price that arrives later (a receipt's)
@@ -91,18 +97,18 @@ public enum InsightTally {
         return (Int64(whole) ?? 0) * 1_000_000 + (Int64(six) ?? 0)
     }
 
-    /// Merges counts per row of one change.
+    /// Merges counts per row of one change. A change moves a dozen rows at most, so they
+    /// are found by a scan, not hashed under a key built for each.
     private struct Rows {
         let hour: Int64
         let verification: Verification
-        var byRow: [String: RollupDelta] = [:]
+        var byRow: [RollupDelta] = []
 
         init(hour: Int64, verification: Verification) {
             self.hour = hour
             self.verification = verification
+            byRow.reserveCapacity(8)
         }
-
-        var deltas: [RollupDelta] { byRow.values.filter { !$0.counts.isEmpty } }
 
         /// `counts` under the row for all, the channel's, the provider's, the region's and the prefix's.
         mutating func add(_ counts: InsightCounts, channel: Channel?, provider: String?, currency: String = "") {
@@ -126,9 +132,14 @@ public enum InsightTally {
 
         private mutating func add(_ counts: InsightCounts, _ dimension: InsightDimension, _ key: String,
                                   _ currency: String) {
-            let name = "\(dimension.rawValue)\u{1}\(key)\u{1}\(currency)"
-            byRow[name, default: RollupDelta(hour: hour, dimension: dimension, key: key, currency: currency,
-                                             counts: InsightCounts())].counts += counts
+            if let index = byRow.firstIndex(where: {
+                $0.dimension == dimension && $0.key == key && $0.currency == currency
+            }) {
+                byRow[index].counts += counts
+            } else {
+                byRow.append(RollupDelta(hour: hour, dimension: dimension, key: key, currency: currency,
+                                         counts: counts))
+            }
         }
     }
 }

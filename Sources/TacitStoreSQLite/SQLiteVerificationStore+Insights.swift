@@ -3,47 +3,16 @@ import TacitCore
 import TacitStore
 
 /// The insights reads (docs/api.md#insights) and the rollup rows each change adds to,
-/// inside the writer's transaction that writes the change.
+/// in the writer's transaction that writes the change.
 extension SQLiteVerificationStore {
-    /// Adds each delta to its row, creating it at zero first: one statement for all of a
-    /// change's rows (a create moves eight), so the change pays one statement's overhead,
-    /// not one per row. The deltas are one per row, so no row appears twice in it.
+    /// Adds a change's deltas to its transaction's rollups: they are written with the
+    /// transaction, merged with those of the other writes committed with it, and dropped
+    /// with the change when it fails (``PendingRollups``).
     static func apply(_ rollups: [RollupDelta], application: String, _ db: SQLiteConnection) throws {
         guard !rollups.isEmpty else { return }
-        // Appended in place: a create binds about two hundred values, and joining fragments
-        // would copy them once per row.
-        var sql = SQL.StringInterpolation(literalCapacity: 600 + 100 * rollups.count,
-                                          interpolationCount: (6 + InsightCounts.columns.count) * rollups.count)
-        sql.appendLiteral(insertHead)
-        for (index, delta) in rollups.enumerated() {
-            sql.appendLiteral(index == 0 ? "(" : ", (")
-            sql.appendInterpolation(application)
-            sql.appendLiteral(", ")
-            sql.appendInterpolation(delta.dimension.rawValue)
-            sql.appendLiteral(", ")
-            sql.appendInterpolation(delta.span)
-            sql.appendLiteral(", ")
-            sql.appendInterpolation(delta.hour)
-            sql.appendLiteral(", ")
-            sql.appendInterpolation(delta.key)
-            sql.appendLiteral(", ")
-            sql.appendInterpolation(delta.currency)
-            for value in delta.counts.columnValues {
-                sql.appendLiteral(", ")
-                sql.appendInterpolation(value)
-            }
-            sql.appendLiteral(")")
-        }
-        sql.appendLiteral(upsertTail)
-        try db.execute(SQL(stringInterpolation: sql))
+        try db.accumulate(PendingRollups.self) { $0.add(rollups, application: application) }
     }
 
-    static let insertHead = "INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, "
-        + columnList + ") VALUES "
-    static let upsertTail = " ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET "
-        + additions
-    static let columnList = InsightCounts.columns.joined(separator: ", ")
-    static let additions = InsightCounts.columns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", ")
     static let sums = InsightCounts.columns.map { "SUM(\($0)) AS \($0)" }.joined(separator: ", ")
 
     public func verificationPage(_ query: VerificationListQuery, limit: Int) async throws -> [Verification] {

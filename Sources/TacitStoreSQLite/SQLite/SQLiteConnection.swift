@@ -11,6 +11,10 @@ public final class SQLiteConnection {
     /// SQL built with `\(raw:)` can't grow it without end.
     static let statementCacheLimit = 256
     var savepointDepth = 0
+    /// What the open transaction's levels accumulated (``CommitAccumulator``): the
+    /// transaction's first, then one per open savepoint. Empty outside a transaction
+    /// this connection began.
+    var accumulatorLevels: [AccumulatorLevel] = []
 
     /// Opens (creating if missing) the database file at `path` and applies `options`.
     public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws(SQLiteError) {
@@ -67,6 +71,13 @@ public final class SQLiteConnection {
     /// Runs one statement and discards any rows.
     public func execute(_ sql: SQL) throws(SQLiteError) {
         _ = try query(sql)
+    }
+
+    /// Runs one statement and discards any rows; when not `cached`, prepares it for this
+    /// one use, for SQL whose text seldom repeats and would push others out of the cache.
+    public func execute(_ sql: SQL, cached: Bool) throws(SQLiteError) {
+        guard !cached else { return try execute(sql) }
+        _ = try SQLiteStatement(connection: try liveHandle(), sql: sql.text, persistent: false).run(sql.bindings)
     }
 
     /// Runs one statement and returns its rows.

@@ -124,25 +124,27 @@ public final class SQLiteDatabase: @unchecked Sendable {
         }
     }
 
-    /// One transaction around the batch; callers resume after COMMIT. If the COMMIT
-    /// itself fails, every write of the batch is undone and each caller gets the error.
+    /// One transaction around the batch; callers resume after COMMIT. What the batch's
+    /// writes accumulated (``CommitAccumulator``) is written just before it, once for all
+    /// of them. If that or the COMMIT fails, every write of the batch is undone and each
+    /// runs again alone.
     private func commit(_ batch: [Job]) {
         if batch.count == 1 {
             batch[0](writer)()
             return
         }
         do {
-            try writer.control("BEGIN IMMEDIATE")
+            try writer.begin()
         } catch {
             batch.forEach { $0(writer)() }
             return
         }
         let resumes = batch.map { $0(writer) }
         do {
-            try writer.control("COMMIT")
+            try writer.commit()
             resumes.forEach { $0() }
         } catch {
-            try? writer.executeScript("ROLLBACK")
+            writer.rollBackTransaction()
             // The batch is undone: run each write again on its own, so each caller gets its own outcome.
             batch.forEach { $0(writer)() }
         }

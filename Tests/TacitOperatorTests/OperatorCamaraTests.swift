@@ -240,6 +240,19 @@ struct OperatorCamaraTests {
         }
     }
 
+    @Test("the discovery document's supported methods are JSON arrays, as RFC 8414 metadata lists them")
+    func discoveryLists() async throws {
+        try await withOperator { server in
+            let (status, body, _) = try await send(server, "GET", "/operator/.well-known/openid-configuration",
+                                                   token: nil)
+            #expect(status == 200 && body["issuer"] as? String == server.baseURL + "/operator")
+            #expect(body["token_endpoint"] as? String == server.baseURL + "/operator/token")
+            #expect(body["token_endpoint_auth_methods_supported"] as? [String] == ["private_key_jwt"])
+            #expect(body["response_types_supported"] as? [String] == ["code"])
+            #expect(body["code_challenge_methods_supported"] as? [String] == ["S256"])
+        }
+    }
+
     @Test("authorize sends nothing to an unregistered client or redirect URI", arguments: [
         ("test-client", "http://127.0.0.1:9/steal"), ("someone-else", "http://127.0.0.1/cb"),
     ])

@@ -14,6 +14,8 @@ public struct Verification: Sendable, Equatable {
     /// `default`; nil for a verification stored before locales were chosen.
     public var localeSource: String?
     public var clientRef: String?
+    /// The SMS Retriever hash this start gave, which replaces its application's.
+    public var smsAppHash: String?
     public var codeLength: Int
     public var channelTimeout: Int
     public var simSwap: SimSwapPolicy?
@@ -53,6 +55,7 @@ public struct Verification: Sendable, Equatable {
         self.brand = options.brand
         self.locale = options.locale
         self.clientRef = options.clientRef
+        self.smsAppHash = options.smsAppHash
         self.codeLength = options.codeLength
         self.channelTimeout = options.channelTimeout
         self.simSwap = options.simSwap

@@ -14,6 +14,9 @@ public struct VerificationOptions: Sendable, Equatable {
     public var locale: String
     public var clientRef: String?
     public var simSwap: SimSwapPolicy?
+    /// The Android SMS Retriever hash a start gave for its SMS (the Vonage face's `app_hash`,
+    /// the Twilio face's `AppHash`); it replaces the application's (docs/locales.md#autofill).
+    public var smsAppHash: String?
 
     public init(
         workflow: [Channel] = VerificationOptions.defaultWorkflow, codeLength: Int = 6,

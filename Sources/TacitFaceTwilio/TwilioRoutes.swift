@@ -103,6 +103,7 @@ struct TwilioRoutes: Sendable {
     private func options(for start: TwilioStart, application: String) async throws -> VerificationOptions {
         var options = VerificationOptions(workflow: [start.channel.channel], channelTimeout: TwilioFace.defaultTimeout)
         if let locale = start.locale { options.locale = locale }
+        options.smsAppHash = start.appHash
         // Twilio's body has none of these fields: they belong to the Service, which here is
         // the application.
         return try await ApplicationDefaults.of(application, in: store)?.fill(options) ?? options

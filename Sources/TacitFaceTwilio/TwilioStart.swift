@@ -9,10 +9,12 @@ struct TwilioStart: Sendable {
     var number: PhoneNumber
     var channel: TwilioChannel
     var locale: String?
+    /// `AppHash`: an SMS ends with it for Android's SMS Retriever (docs/locales.md#autofill).
+    var appHash: String?
 
     /// What the face takes from the form; Twilio's others (`Amount`, `Payee`, `RateLimits`,
-    /// `ChannelConfiguration`, `AppHash`, `Tags`, …) are accepted and ignored, as Twilio
-    /// ignores what a service does not use.
+    /// `ChannelConfiguration`, `Tags`, …) are accepted and ignored, as Twilio ignores what a
+    /// service does not use.
     static let supportedChannels = TwilioChannel.allCases.map(\.rawValue).joined(separator: ", ")
 
     /// The start, or the Twilio error that refuses it: the form, `To`, `Channel`, then the rest.
@@ -36,7 +38,9 @@ struct TwilioStart: Sendable {
             if let locale, !Self.isLocale(locale) || LocaleCatalog.builtIn.match(locale) == nil {
                 throw .invalidParameter("Locale")
             }
-            return TwilioStart(number: number, channel: channel, locale: locale?.lowercased())
+            let appHash = form["AppHash"].flatMap { $0.isEmpty ? nil : $0 }
+            if let appHash, !SMSAutofill.isAppHash(appHash) { throw .invalidParameter("AppHash") }
+            return TwilioStart(number: number, channel: channel, locale: locale?.lowercased(), appHash: appHash)
         }
     }
 

@@ -57,6 +57,7 @@ struct VonageStartRequest: Sendable, Equatable {
         let workflow = VonageWorkflow.read(fields["workflow"], into: &reader, phones: phones,
                                            allowVirtualRange: allowVirtualRange)
         options.workflow = workflow.channels
+        options.smsAppHash = workflow.smsAppHash
         guard reader.problems.isEmpty, let number = workflow.number else {
             return .failure(.invalid(reader.problems.isEmpty
                                          ? [InvalidParameter(name: "workflow", reason: "is required")]

@@ -10,6 +10,8 @@ import TacitServer
 struct VonageWorkflow {
     var channels: [Channel] = []
     var number: PhoneNumber?
+    /// The sms step's `app_hash`: the SMS ends with it for Android's SMS Retriever.
+    var smsAppHash: String?
 
     static let unsupported: Set<String> = ["email", "rcs", "whatsapp_interactive"]
 
@@ -51,7 +53,7 @@ struct VonageWorkflow {
                          : "must be one of silent_auth, sms, voice, whatsapp")
             return
         }
-        Self.checkFields(of: channel, &step)
+        if let hash = Self.checkFields(of: channel, &step) { smsAppHash = hash }
         channels.append(channel)
         guard let to = step.string("to", required: true) else { return }
         guard let parsed = Self.phone(to, phones: phones, allowVirtualRange: allowVirtualRange) else {
@@ -65,8 +67,10 @@ struct VonageWorkflow {
         }
     }
 
-    /// The fields Vonage documents for each channel, with their limits; Tacit itself uses none of them.
-    private static func checkFields(of channel: Channel, _ step: inout VonageFields) {
+    /// The fields Vonage documents for each channel, with their limits; of them Tacit uses
+    /// only an sms step's `app_hash` (docs/locales.md#autofill), which it returns when valid.
+    @discardableResult
+    private static func checkFields(of channel: Channel, _ step: inout VonageFields) -> String? {
         switch channel {
         case .silentAuth:
             _ = step.string("redirect_url")
@@ -78,8 +82,9 @@ struct VonageWorkflow {
             if let from = step.string("from"), !isSender(from) {
                 step.problem("from", "must be up to 15 digits or 11 letters and digits")
             }
-            if let hash = step.string("app_hash"), hash.count != 11 {
-                step.problem("app_hash", "must be exactly 11 characters")
+            let hash = step.string("app_hash")
+            if let hash, !SMSAutofill.isAppHash(hash) {
+                step.problem("app_hash", "must be exactly 11 characters of A-Z, a-z, 0-9, + and /")
             }
             for name in ["entity_id", "content_id"] {
                 if let id = step.string(name), !(1...20).contains(id.count) {
@@ -87,6 +92,7 @@ struct VonageWorkflow {
                 }
             }
             _ = step.bool("reuse_code")
+            return hash.flatMap { SMSAutofill.isAppHash($0) ? $0 : nil }
         case .whatsapp:
             if let from = step.string("from", required: true), !isSender(from) {
                 step.problem("from", "must be up to 15 digits or 11 letters and digits")
@@ -98,6 +104,7 @@ struct VonageWorkflow {
         case .voice:
             _ = step.bool("reuse_code")
         }
+        return nil
     }
 
     private static func isSender(_ text: String) -> Bool {

@@ -73,6 +73,8 @@ public struct VerificationRecord: Sendable {
         }
         // Added later still, after the silent check: a record that ends before it has none.
         w.optional(v.localeSource) { $0.string($1) }
+        // Added after the locale's source: the SMS Retriever hash a start gave.
+        w.optional(v.smsAppHash) { $0.string($1) }
         return w.bytes
     }
 
@@ -100,7 +102,7 @@ public struct VerificationRecord: Sendable {
                                          startedAt: try r.optional(date), endedAt: try r.optional(date),
                                          endReason: try r.optional { EndReason(rawValue: try $0.string()) }))
         }
-        let options = VerificationOptions(workflow: workflow.map(\.channel), codeLength: codeLength,
+        var options = VerificationOptions(workflow: workflow.map(\.channel), codeLength: codeLength,
                                           channelTimeout: channelTimeout, brand: brand, locale: locale,
                                           clientRef: clientRef, simSwap: simSwap)
         let currentStep = try r.optional { try $0.int() }
@@ -117,6 +119,7 @@ public struct VerificationRecord: Sendable {
             }
         }
         let localeSource = r.isAtEnd ? nil : try r.optional { try $0.string() }
+        options.smsAppHash = r.isAtEnd ? nil : try r.optional { try $0.string() }
         return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,
                                   clientTokenHash: clientTokenHash, endedAt: endedAt, silentCheck: silentCheck,
                                   localeSource: localeSource,

@@ -1,7 +1,8 @@
 /// The store's migrations, named and applied in order.
 public enum SQLiteSchema {
     public static let migrator = Migrator(
-        coreMigrations + providerMigrations + devStateMigrations + counterMigrations + faceCredentialMigrations)
+        coreMigrations + providerMigrations + devStateMigrations + counterMigrations + faceCredentialMigrations
+            + templateMigrations)
 
     /// The migrations up to retention's column (001 to 020); `providerMigrations` follow.
     static let coreMigrations = [

@@ -33,6 +33,8 @@ public final class InMemoryStore: VerificationStore {
     let devState = Mutex(DevState())
     /// The conversion monitor's windows (see `InMemoryStore+Conversion.swift`).
     let conversion = ProcessConversionWindows()
+    /// Applications' message templates (see `InMemoryStore+Templates.swift`).
+    let messageTemplates = Mutex<[MessageTemplate]>([])
 
     public init() {}
 

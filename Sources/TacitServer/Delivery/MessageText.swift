@@ -28,7 +28,7 @@ public enum MessageText {
     /// How the SMS for a code of `length` digits travels: its alphabet and parts. Every
     /// digit is in GSM-7, so any code of that length gives the same answer.
     public static func smsEncoding(brand: String, codeLength: Int, locale: String) -> SMSEncoding {
-        let template = LocaleCatalog.builtIn.locale(for: locale).templates["sms"] ?? MessageTemplate("")
+        let template = LocaleCatalog.builtIn.locale(for: locale).parsedTexts["sms"] ?? PlaceholderText("")
         return template.smsEncoding(["code": String(repeating: "0", count: codeLength), "brand": brand])
     }
 }

@@ -96,18 +96,20 @@ public final class WorkflowRunner: Sendable {
     /// and reaches the caller. nil when the id is unknown.
     @discardableResult
     public func transition<T: Sendable>(
-        _ id: String, events extra: [EventDraft] = [], sendsDone: [String] = [],
+        _ id: String, events extra: [EventDraft] = [], sendsDone: [String] = [], composed: ComposedMessage? = nil,
         _ body: @escaping @Sendable (inout Turn) throws -> T
     ) async throws -> Outcome<T>? {
-        try await recordingTransition(id, sendsDone: sendsDone) { turn in (try body(&turn), extra) }
+        try await recordingTransition(id, sendsDone: sendsDone, composed: composed) { turn in (try body(&turn), extra) }
     }
 
     /// Like `transition`, but `body` also says which events to record before the
     /// machine's own, so a late or unknown hop can leave a timeline untouched. `sendsDone`
     /// names the send rows whose answer this change applies: they are deleted with it.
     /// `rates` gives the counters the change moves, from its result, in the same transaction.
+    /// `composed` is the message a delivery this change applies carried, for its `code_sent` event.
     func recordingTransition<T: Sendable>(
-        _ id: String, sendsDone: [String] = [], rates: @escaping @Sendable (T) -> [RateChange] = { _ in [] },
+        _ id: String, sendsDone: [String] = [], composed: ComposedMessage? = nil,
+        rates: @escaping @Sendable (T) -> [RateChange] = { _ in [] },
         _ body: @escaping @Sendable (inout Turn) throws -> (T, [EventDraft])
     ) async throws -> Outcome<T>? {
         let now = clock.now()
@@ -118,7 +120,7 @@ public final class WorkflowRunner: Sendable {
             let (result, extra) = try body(&turn)
             let codes = try issueCodes(&turn)
             verification = turn.verification
-            var transcript = Transcript(extra)
+            var transcript = Transcript(extra, composed: composed)
             transcript.catchUp(turn)
             let outbox = webhooks.outbox(for: turn.effects, verification: turn.verification, at: now)
             let queued = try queuedSends(turn.effects, codes: codes, verificationId: id, at: now)

@@ -6,10 +6,11 @@ import TacitCore
 /// label and channel; everything else a reader sees is worded here.
 enum Notes {
     /// `verification`, when given, words what only it knows: the locale and the SMS's
-    /// encoding and parts on `sms:code_sent`.
-    static func draft(_ event: WorkflowEvent, of verification: Verification? = nil) -> EventDraft {
+    /// encoding and parts on `sms:code_sent`, measured on `composed`, the message sent, when given.
+    static func draft(_ event: WorkflowEvent, of verification: Verification? = nil,
+                      composed: ComposedMessage? = nil) -> EventDraft {
         if case .codeSent(let channel, let length, let number) = event, let verification {
-            return codeSent(channel, length: length, to: number, verification: verification)
+            return codeSent(channel, length: length, to: number, verification: verification, composed: composed)
         }
         return switch event {
         case .started(let workflow, let timeout, let length, let number):
@@ -69,13 +70,16 @@ enum Notes {
                           data: ["step": .int(index + 1), "timeout_seconds": .int(timeout)])
     }
 
-    /// With the message's locale, and for an SMS its alphabet and how many parts it takes.
-    static func codeSent(_ channel: Channel, length: Int, to number: String, verification: Verification) -> EventDraft {
+    /// With the message's locale, the application's template when one was used, and for an
+    /// SMS its alphabet and how many parts it takes.
+    static func codeSent(_ channel: Channel, length: Int, to number: String, verification: Verification,
+                         composed: ComposedMessage? = nil) -> EventDraft {
         var draft = codeSent(channel, length: length, to: number)
-        draft.data["locale"] = .text(MessageText.language(for: verification.locale))
+        draft.data["locale"] = .text(composed?.language ?? MessageText.language(for: verification.locale))
+        if let template = composed?.template { draft.data["template"] = .text(template) }
         if channel == .sms {
-            let encoding = MessageText.smsEncoding(brand: verification.brand, codeLength: length,
-                                                   locale: verification.locale)
+            let encoding = composed?.encoding ?? MessageText.smsEncoding(brand: verification.brand, codeLength: length,
+                                                                         locale: verification.locale)
             draft.data["encoding"] = .text(encoding.alphabet.rawValue)
             draft.data["segments"] = .int(encoding.segments)
         }

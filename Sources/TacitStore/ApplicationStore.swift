@@ -10,7 +10,7 @@ public protocol ApplicationStore: Sendable {
     func ensureApplication(_ application: Application) async throws -> Application
     func application(id: String) async throws -> Application?
     /// The application's settings (its starts' defaults), which a store may answer from a
-    /// copy kept for a second (`KeptApplicationSettings`); nil when there is no such application.
+    /// copy kept for a second (`KeptPerApplication`); nil when there is no such application.
     func applicationSettings(id: String) async throws -> ApplicationSettings?
     /// Every application, oldest first.
     func applications() async throws -> [Application]

@@ -40,7 +40,7 @@ extension PostgresVerificationStore: ApplicationStore {
     }
 
     public func applicationSettings(id: String) async throws -> ApplicationSettings? {
-        try await keptSettings.settings(of: id) { try await application(id: id)?.settings }
+        try await keptSettings.value(of: id) { try await application(id: id)?.settings }
     }
 
     public func applications() async throws -> [Application] {

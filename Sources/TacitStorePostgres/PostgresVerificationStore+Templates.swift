@@ -3,7 +3,12 @@ import TacitStore
 
 /// Applications' message templates in `message_templates`, as the SQLite store keeps them.
 extension PostgresVerificationStore: TemplateStore {
+    /// Through a copy kept for a second (`KeptPerApplication`): every send reads them.
     public func templates(application: String) async throws -> [MessageTemplate] {
+        try await keptTemplates.value(of: application) { try await storedTemplates(application: application) }
+    }
+
+    private func storedTemplates(application: String) async throws -> [MessageTemplate] {
         try await read { db in
             try db.query("""
                 SELECT * FROM message_templates WHERE application_id = \(application) ORDER BY channel, locale
@@ -16,7 +21,8 @@ extension PostgresVerificationStore: TemplateStore {
     }
 
     public func setTemplate(_ template: MessageTemplate) async throws -> Bool {
-        try await write { db in
+        defer { keptTemplates.forget(template.applicationId) }
+        return try await write { db in
             guard try !db.query("SELECT 1 FROM applications WHERE id = \(template.applicationId)").isEmpty else {
                 return false
             }
@@ -32,7 +38,8 @@ extension PostgresVerificationStore: TemplateStore {
     }
 
     public func deleteTemplate(application: String, channel: String, locale: String) async throws -> Bool {
-        try await read { db in
+        defer { keptTemplates.forget(application) }
+        return try await read { db in
             try db.execute("""
                 DELETE FROM message_templates
                 WHERE application_id = \(application) AND channel = \(channel) AND locale = \(locale)

@@ -20,7 +20,8 @@ public final class PostgresVerificationStore: VerificationStore {
     /// the update's compare-and-set once and the row is read again.
     let recent = RecentStates<Int>()
     /// Applications' settings, kept a second: every start reads its application's defaults.
-    let keptSettings = KeptApplicationSettings()
+    let keptSettings = KeptPerApplication<ApplicationSettings?>()
+    let keptTemplates = KeptPerApplication<[MessageTemplate]>()
 
     /// `url` is `postgres://USER@HOST:PORT/DATABASE` (any form libpq reads). Nothing
     /// connects until the first call, and a connection opens only when every open one is

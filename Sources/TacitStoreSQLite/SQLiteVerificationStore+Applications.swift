@@ -39,7 +39,7 @@ extension SQLiteVerificationStore: ApplicationStore {
     }
 
     public func applicationSettings(id: String) async throws -> ApplicationSettings? {
-        try await keptSettings.settings(of: id) { try await application(id: id)?.settings }
+        try await keptSettings.value(of: id) { try await application(id: id)?.settings }
     }
 
     public func applications() async throws -> [Application] {

@@ -3,7 +3,12 @@ import TacitStore
 
 /// Applications' message templates in `message_templates`, one row per channel and locale.
 extension SQLiteVerificationStore: TemplateStore {
+    /// Through a copy kept for a second (`KeptPerApplication`): every send reads them.
     public func templates(application: String) async throws -> [MessageTemplate] {
+        try await keptTemplates.value(of: application) { try await storedTemplates(application: application) }
+    }
+
+    private func storedTemplates(application: String) async throws -> [MessageTemplate] {
         try await database.read { db in
             try db.query("""
                 SELECT * FROM message_templates WHERE application_id = \(application) ORDER BY channel, locale
@@ -17,7 +22,8 @@ extension SQLiteVerificationStore: TemplateStore {
     }
 
     public func setTemplate(_ template: MessageTemplate) async throws -> Bool {
-        try await database.write { db in
+        defer { keptTemplates.forget(template.applicationId) }
+        return try await database.write { db in
             guard try !db.query("SELECT 1 FROM applications WHERE id = \(template.applicationId)").isEmpty else {
                 return false
             }
@@ -33,7 +39,8 @@ extension SQLiteVerificationStore: TemplateStore {
     }
 
     public func deleteTemplate(application: String, channel: String, locale: String) async throws -> Bool {
-        try await database.write { db in
+        defer { keptTemplates.forget(application) }
+        return try await database.write { db in
             try db.execute("""
                 DELETE FROM message_templates
                 WHERE application_id = \(application) AND channel = \(channel) AND locale = \(locale)

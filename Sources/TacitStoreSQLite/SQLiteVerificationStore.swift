@@ -11,7 +11,8 @@ public final class SQLiteVerificationStore: VerificationStore {
     /// starts, instead of reading the row again.
     let recent = RecentStates<Snapshot>()
     /// Applications' settings, kept a second: every start reads its application's defaults.
-    let keptSettings = KeptApplicationSettings()
+    let keptSettings = KeptPerApplication<ApplicationSettings?>()
+    let keptTemplates = KeptPerApplication<[MessageTemplate]>()
 
     /// `protection` may be set after opening (the keys live in the store's own settings).
     public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws {

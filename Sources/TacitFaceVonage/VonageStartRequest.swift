@@ -57,6 +57,10 @@ struct VonageStartRequest: Sendable, Equatable {
         let workflow = VonageWorkflow.read(fields["workflow"], into: &reader, phones: phones,
                                            allowVirtualRange: allowVirtualRange)
         options.workflow = workflow.channels
+        options.emailAddress = workflow.emailAddress
+        if reader.problems.isEmpty, workflow.number == nil, workflow.emailAddress != nil {
+            reader.problem("workflow", "an email step needs a phone step beside it: the verification is for a number")
+        }
         guard reader.problems.isEmpty, let number = workflow.number else {
             return .failure(.invalid(reader.problems.isEmpty
                                          ? [InvalidParameter(name: "workflow", reason: "is required")]

@@ -22,12 +22,18 @@ extension WorkflowRunner {
         let body = MessageText.body(channel: channel, brand: verification.brand, code: code,
                                     locale: verification.locale)
         let tag = MessageText.language(for: verification.locale)
-        return OutboundMessage(channel: channel, to: verification.phoneNumber, body: body,
+        let to = channel == .email ? verification.emailAddress ?? "" : verification.phoneNumber
+        var message = OutboundMessage(channel: channel, to: to, body: body,
                                verificationId: verification.id, step: step,
                                language: String(tag.prefix { $0 != "-" }), locale: verification.locale,
                                voice: LocaleCatalog.builtIn.voice(for: verification.locale),
                                code: code, brand: verification.brand, idempotencyKey: key,
                                applicationId: verification.applicationId)
+        if channel == .email {
+            message.subject = MessageText.emailSubject(brand: verification.brand, locale: verification.locale)
+            message.html = MessageText.emailHTML(body, code: code, language: tag)
+        }
+        return message
     }
 
     /// Applies the sender's answer for `row` in one transition that also deletes the row,

@@ -56,7 +56,7 @@ public enum DevProviders {
                                  latency: TimeInterval(configuration.inboxLatencyMilliseconds) / 1000,
                                  store: state)
         dependencies.sender = RoutingSender(inbox: inbox, fallback: dependencies.sender)
-        dependencies.mounts += [OperatorMount(network: network), HandsetMount(inbox: inbox), MailboxMount(inbox: inbox)]
+        dependencies.mounts += [OperatorMount(network: network), HandsetMount(inbox: inbox)]
     }
 
     /// The key operator answers are signed with, when a shared secret is configured.

@@ -75,7 +75,8 @@ struct DevMailboxTests {
     @Test("kept in a shared store, a mailbox message keeps its subject apart from its body; a handset's has none")
     func subjectSurvivesTheStore() async throws {
         let inbox = HandsetInbox(clock: ManualClock(), store: InMemoryStore())
-        var email = OutboundMessage(channel: .email, to: "a@example.com", body: "Line one\nCode 1234", verificationId: "v")
+        var email = OutboundMessage(channel: .email, to: "a@example.com", body: "Line one\nCode 1234",
+                                    verificationId: "v")
         email.subject = "Your Acme code"
         #expect(await inbox.send(email) == .accepted)
         #expect(await inbox.send(OutboundMessage(channel: .sms, to: "+99012345670", body: "Code 5678",

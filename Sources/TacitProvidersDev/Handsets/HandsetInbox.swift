@@ -44,7 +44,8 @@ public final class HandsetInbox: MessageSender {
                 return DeliveryResult(refusal: .transient, reason: "provider_unreachable")
             }
         }
-        let entry = Message(channel: message.channel.rawValue, subject: message.channel == .email ? message.subject : nil,
+        let subject = message.channel == .email ? message.subject : nil
+        let entry = Message(channel: message.channel.rawValue, subject: subject,
                             body: message.body, at: Timestamp.format(clock.now()))
         if let store {
             // The handset is unreachable while its store is: the send is retried, as for a provider that failed.

@@ -38,7 +38,9 @@ struct HandsetMount: ProviderMount {
     /// The mailbox's address from the path, as email steps store it (its domain lowercased).
     static func address(of request: HTTPRequest) throws -> String {
         let address = request.pathParameters["address"] ?? ""
-        if let reason = EmailAddress.problem(address) { throw ProviderProblem.invalidParameter("address", reason: reason) }
+        if let reason = EmailAddress.problem(address) {
+            throw ProviderProblem.invalidParameter("address", reason: reason)
+        }
         return EmailAddress.normalized(address)
     }
 }

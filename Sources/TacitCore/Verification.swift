@@ -6,6 +6,8 @@ public struct Verification: Sendable, Equatable {
     public var id: String
     /// E.164. Kept in memory only; stores persist it sealed.
     public var phoneNumber: String
+    /// The address an email step sends to; like the number, kept sealed by stores.
+    public var emailAddress: String?
     public var brand: String
     /// The locale its messages are written in: as the start asked for it, or chosen from
     /// the number's region when it asked for none (docs/locales.md).
@@ -59,6 +61,7 @@ public struct Verification: Sendable, Equatable {
         self.codeLength = options.codeLength
         self.channelTimeout = options.channelTimeout
         self.simSwap = options.simSwap
+        self.emailAddress = options.emailAddress
         self.workflow = options.workflow.map { WorkflowStep(channel: $0) }
         self.state = state
         self.failedAttempts = 0

@@ -23,6 +23,9 @@ struct TwilioStart: Sendable {
     ) -> Result<TwilioStart, TwilioError> {
         Result { () throws(TwilioError) -> TwilioStart in
             guard let form = TwilioForm(body: body) else { throw .malformedForm }
+            // An email verification's `To` is an address, which Tacit's Twilio face doesn't
+            // take (docs/compatible-apis.md#twilio-verify-v2): refused first, whatever `To` holds.
+            if form["Channel"]?.lowercased() == TwilioChannel.email.rawValue { throw .channelDisabled("email") }
             guard let to = form["To"], !to.isEmpty else { throw .invalidParameter("To") }
             let number: PhoneNumber
             do {
@@ -51,6 +54,11 @@ struct TwilioStart: Sendable {
 }
 
 extension TwilioError {
+    /// Twilio's answer for a channel the Service has switched off.
+    static func channelDisabled(_ channel: String) -> TwilioError {
+        TwilioError(status: 400, code: 60223, message: "Delivery channel disabled: '\(channel.uppercased())'")
+    }
+
     /// Codes come from Tacit's CSPRNG only (docs/api.md#the-engines-rules), so a code the app picks is refused.
     static let customCodeUnsupported = TwilioError(status: 400, code: 60204,
                                                    message: "Service does not support this feature")

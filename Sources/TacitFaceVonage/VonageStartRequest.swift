@@ -58,6 +58,10 @@ struct VonageStartRequest: Sendable, Equatable {
                                            allowVirtualRange: allowVirtualRange)
         options.workflow = workflow.channels
         options.smsAppHash = workflow.smsAppHash
+        options.emailAddress = workflow.emailAddress
+        if reader.problems.isEmpty, workflow.number == nil, workflow.emailAddress != nil {
+            reader.problem("workflow", "an email step needs a phone step beside it: the verification is for a number")
+        }
         guard reader.problems.isEmpty, let number = workflow.number else {
             return .failure(.invalid(reader.problems.isEmpty
                                          ? [InvalidParameter(name: "workflow", reason: "is required")]

@@ -3,17 +3,20 @@ import TacitCore
 import TacitPhone
 import TacitServer
 
-/// A Vonage `workflow` array mapped onto Tacit's steps: `silent_auth`, `sms`, `voice`
-/// and `whatsapp` are Tacit's own channels; `email` and `rcs` Tacit doesn't have, and a
-/// 422 names them. Each step's own fields are checked as Vonage documents them; every
-/// step must go to the one number the verification is for.
+/// A Vonage `workflow` array mapped onto Tacit's steps: `silent_auth`, `sms`, `voice`,
+/// `whatsapp` and `email` are Tacit's own channels; `rcs` Tacit doesn't have, and a
+/// 422 names it. Each step's own fields are checked as Vonage documents them; every
+/// phone step must go to the one number the verification is for, an email step to an
+/// address (docs/compatible-apis.md).
 struct VonageWorkflow {
     var channels: [Channel] = []
     var number: PhoneNumber?
     /// The sms step's `app_hash`: the SMS ends with it for Android's SMS Retriever.
     var smsAppHash: String?
+    /// The email step's `to`, normalized.
+    var emailAddress: String?
 
-    static let unsupported: Set<String> = ["email", "rcs", "whatsapp_interactive"]
+    static let unsupported: Set<String> = ["rcs", "whatsapp_interactive"]
 
     static func read(_ value: JSONValue?, into reader: inout VonageFields, phones: PhoneNumberParser,
                      allowVirtualRange: Bool) -> VonageWorkflow {
@@ -49,13 +52,18 @@ struct VonageWorkflow {
         guard let text = step.string("channel", required: true) else { return }
         guard let channel = Channel(rawValue: text) else {
             step.problem("channel", Self.unsupported.contains(text)
-                         ? "\(text) is not a channel Tacit has; use silent_auth, sms, voice or whatsapp"
-                         : "must be one of silent_auth, sms, voice, whatsapp")
+                         ? "\(text) is not a channel Tacit has; use silent_auth, sms, voice, whatsapp or email"
+                         : "must be one of silent_auth, sms, voice, whatsapp, email")
             return
         }
         if let hash = Self.checkFields(of: channel, &step) { smsAppHash = hash }
         channels.append(channel)
         guard let to = step.string("to", required: true) else { return }
+        if channel == .email {
+            if let reason = EmailAddress.problem(to) { step.problem("to", reason) }
+            emailAddress = EmailAddress.normalized(to)
+            return
+        }
         guard let parsed = Self.phone(to, phones: phones, allowVirtualRange: allowVirtualRange) else {
             step.problem("to", "must be a phone number in E.164 without the leading +, e.g. 447700900000")
             return
@@ -103,6 +111,9 @@ struct VonageWorkflow {
             _ = step.bool("reuse_code")
         case .voice:
             _ = step.bool("reuse_code")
+        case .email:
+            // Tacit sends from `TACIT_SMTP_FROM`; a `from` is checked and otherwise not used.
+            if let from = step.string("from"), let reason = EmailAddress.problem(from) { step.problem("from", reason) }
         }
         return nil
     }

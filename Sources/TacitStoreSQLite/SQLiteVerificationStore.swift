@@ -33,7 +33,8 @@ public final class SQLiteVerificationStore: VerificationStore {
         let fields = try protection.get()
         let indexes = try fields.indexes(verification.phoneNumber)
         let index = indexes[0]
-        let sealed = try fields.seal(Array(verification.phoneNumber.utf8))
+        let sealed = try fields.seal(SealedContact.plaintext(phoneNumber: verification.phoneNumber,
+                                                             emailAddress: verification.emailAddress))
         // Everything but the statements is worked out before the writer's turn.
         var stored = verification
         let recorded = stored.record(events, at: at)
@@ -189,16 +190,17 @@ public final class SQLiteVerificationStore: VerificationStore {
     }
 
     static func verification(_ row: Row, _ fields: any FieldProtection) throws -> Verification {
-        let phone = String(decoding: try fields.open(try row.blob("phone_sealed")), as: UTF8.self)
+        let contact = SealedContact.read(try fields.open(try row.blob("phone_sealed")))
         guard let status = VerificationStatus(rawValue: try row.string("status")) else {
             throw StoreError.backend("unknown status")
         }
         var verification = try VerificationRecord.decode(try row.blob("record")).verification(
-            id: try row.string("id"), phoneNumber: phone, status: status,
+            id: try row.string("id"), phoneNumber: contact.phoneNumber, status: status,
             deadline: try row.optionalDouble("deadline").map(Date.init(timeIntervalSince1970:)),
             createdAt: Date(timeIntervalSince1970: try row.double("created_at")), lastSeq: try row.int("last_seq"))
         verification.applicationId = try row.string("application_id")
         verification.face = try row.string("face")
+        verification.emailAddress = contact.emailAddress
         return verification
     }
 }

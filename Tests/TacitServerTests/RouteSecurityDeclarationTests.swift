@@ -90,10 +90,12 @@ struct RouteSecurityDeclarationTests {
     @Test("with --dev the handset routes the dev providers mount are declared dev-only; without it none is mounted and nothing under /v1/dev/ exists, whatever the method or key")
     func devOnlyRoutes() async {
         let devOnly = Self.table(dev: true).declarations.filter(\.security.isDevOnly).map { "\($0.method) \($0.pattern)" }
-        #expect(devOnly.sorted() == ["GET /v1/dev/handsets/:number/inbox", "POST /v1/dev/handsets/:number/silent-check"])
+        #expect(devOnly.sorted() == ["GET /v1/dev/handsets/:number/inbox", "GET /v1/dev/mailboxes/:address/inbox",
+                                   "POST /v1/dev/handsets/:number/silent-check"])
         let plain = Self.table(dev: false)
         #expect(plain.declarations.filter { $0.pattern.hasPrefix(RouteSecurity.devNamespace) }.isEmpty)
-        for path in ["/v1/dev/handsets/%2B99012345670/inbox", "/v1/dev/handsets/%2B99012345670/silent-check", "/v1/dev/anything"] {
+        for path in ["/v1/dev/handsets/%2B99012345670/inbox", "/v1/dev/handsets/%2B99012345670/silent-check",
+                     "/v1/dev/mailboxes/a@example.com/inbox", "/v1/dev/anything"] {
             for method in ["GET", "POST", "DELETE", "OPTIONS"] {
                 for token in [nil, "tk_made_up"] {
                     let reply = await Self.send(plain.router, method, path, token: token)

@@ -111,6 +111,17 @@ def test_a_second_start_resends_and_a_concurrent_start_shares_the_sid(face, serv
     assert service.verification_checks.create(to=NUMBER, code=inbox_code(face, NUMBER)).status == "approved"
 
 
+@pytest.mark.parametrize("to", ["person@example.com", NUMBER])
+def test_an_email_verification_raises_twilios_channel_disabled_error_and_sends_nothing(face, service, to):
+    before = requests.get(f"{face.url}/v1/dev/mailboxes/person@example.com/inbox", timeout=10).json()["messages"]
+    with pytest.raises(TwilioRestException) as raised:
+        service.verifications.create(to=to, channel="email")
+    assert raised.value.status == 400 and raised.value.code == 60223, raised.value
+    assert "EMAIL" in raised.value.msg
+    after = requests.get(f"{face.url}/v1/dev/mailboxes/person@example.com/inbox", timeout=10).json()["messages"]
+    assert after == before
+
+
 def test_bad_credentials_raise_20003(face, credentials, trust_tacit_tls):
     with pytest.raises(TwilioRestException) as raised:
         sdk(face, credentials, token="0" * 32).verifications.create(to=NUMBER, channel="sms")

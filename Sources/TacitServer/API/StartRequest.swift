@@ -13,7 +13,10 @@ struct StartRequest: Equatable, Sendable {
         let phone = json.string("phone_number", required: true)
         country = json.string("country")
         var options = VerificationOptions()
-        if let steps = json.array("workflow") { options.workflow = Self.workflow(steps, &json) }
+        if let steps = json.array("workflow") {
+            options.workflow = Self.workflow(steps, &json)
+            options.emailAddress = Self.emailAddress(steps, &json)
+        }
         if let length = json.int("code_length") { options.codeLength = length }
         if let timeout = json.int("channel_timeout") { options.channelTimeout = timeout }
         if let brand = json.string("brand") { options.brand = brand }
@@ -47,13 +50,30 @@ struct StartRequest: Equatable, Sendable {
                 continue
             }
             guard let channel = Channel(rawValue: text) else {
-                json.problem("\(name).channel", "must be one of silent_auth, sms, voice, whatsapp")
+                json.problem("\(name).channel", "must be one of silent_auth, sms, voice, whatsapp, email")
                 continue
             }
-            for key in fields.keys where key != "channel" { json.problem("\(name).\(key)", "is not a known field") }
+            for key in fields.keys where key != "channel" && !(channel == .email && key == "to") {
+                json.problem("\(name).\(key)", "is not a known field")
+            }
             channels.append(channel)
         }
         return channels
+    }
+
+    /// The email step's `to` (docs/api.md#email-steps), normalized; its shape is judged
+    /// with the other options.
+    private static func emailAddress(_ steps: [JSONValue], _ json: inout JSONRequest) -> String? {
+        for (index, step) in steps.enumerated() {
+            guard case .object(let fields) = step, fields["channel"]?.stringValue == Channel.email.rawValue,
+                  let to = fields["to"] else { continue }
+            guard case .string(let address) = to else {
+                json.problem("workflow[\(index)].to", "must be a string")
+                return nil
+            }
+            return EmailAddress.normalized(address)
+        }
+        return nil
     }
 
     private static func simSwap(_ fields: [String: JSONValue], _ json: inout JSONRequest) -> SimSwapPolicy {

@@ -12,6 +12,8 @@ public struct ComposedMessage: Sendable, Equatable {
     public var template: String?
     /// How an SMS travels; nil for the other channels.
     public var encoding: SMSEncoding?
+    /// An email's subject from the application's template; nil for the built-in one.
+    public var subject: String?
 }
 
 enum MessageComposer {
@@ -32,8 +34,10 @@ enum MessageComposer {
         let values = ["code": spoken, "brand": verification.brand,
                       "minutes": String(minutes(verification.channelTimeout)),
                       "app_hash": appHash ?? "", "origin": settings?.smsOrigin ?? ""]
-        return finish(channel, body: fill(template.body, values), language: language, template: template.locale,
-                      verification: verification, code: code, settings: settings)
+        var composed = finish(channel, body: fill(template.body, values), language: language,
+                              template: template.locale, verification: verification, code: code, settings: settings)
+        if channel == .email { composed.subject = template.subject.map { fill($0, values) } }
+        return composed
     }
 
     private static func finish(_ channel: Channel, body: String, language: String, template: String?,

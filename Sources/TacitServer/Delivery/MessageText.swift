@@ -1,3 +1,4 @@
+import Foundation
 import TacitCore
 
 /// What a code message says, by channel and locale, from the built-in locales' texts
@@ -22,7 +23,44 @@ public enum MessageText {
             return texts.render("whatsapp", brand: brand, code: code)
         case .voice:
             return texts.render("voice", brand: brand, code: code.map(String.init).joined(separator: ", "))
+        case .email:
+            return texts.render("email_body", brand: brand, code: code)
         }
+    }
+
+    /// An email's subject line in `locale`; it names the brand, never the code.
+    public static func emailSubject(brand: String, locale: String = "en") -> String {
+        LocaleCatalog.builtIn.locale(for: locale).render("email_subject", brand: brand, code: "")
+    }
+
+    /// An email's HTML part, derived from its text: every character escaped, each line a
+    /// paragraph, the code (the last run of digits) in bold so it stands out. `lang` lets a
+    /// reader's screen reader pick the voice.
+    public static func emailHTML(_ text: String, code: String, language: String) -> String {
+        let paragraphs = text.split(separator: "\n").map { line -> String in
+            var escaped = escapeHTML(String(line))
+            if !code.isEmpty, let range = escaped.range(of: code, options: .backwards) {
+                escaped.replaceSubrange(range, with: "<strong>\(code)</strong>")
+            }
+            return "<p>\(escaped)</p>"
+        }
+        return "<!DOCTYPE html>\n<html lang=\"\(escapeHTML(language))\"><head><meta charset=\"utf-8\"></head>"
+            + "<body>\n\(paragraphs.joined(separator: "\n"))\n</body></html>\n"
+    }
+
+    static func escapeHTML(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     /// How the SMS for a code of `length` digits travels: its alphabet and parts. Every

@@ -26,13 +26,19 @@ extension WorkflowRunner {
         let settings = try? await (store as? any ApplicationStore)?.applicationSettings(id: application)
         let composed = MessageComposer.compose(channel, for: verification, code: code, templates: templates,
                                                settings: settings)
-        let message = OutboundMessage(channel: channel, to: verification.phoneNumber, body: composed.body,
+        let to = channel == .email ? verification.emailAddress ?? "" : verification.phoneNumber
+        var message = OutboundMessage(channel: channel, to: to, body: composed.body,
                                       verificationId: verification.id, step: step,
                                       language: String(composed.language.prefix { $0 != "-" }),
                                       locale: verification.locale,
                                       voice: LocaleCatalog.builtIn.voice(for: verification.locale),
                                       code: code, brand: verification.brand, idempotencyKey: key,
                                       applicationId: verification.applicationId)
+        if channel == .email {
+            message.subject = composed.subject
+                ?? MessageText.emailSubject(brand: verification.brand, locale: verification.locale)
+            message.html = MessageText.emailHTML(composed.body, code: code, language: composed.language)
+        }
         return (message, composed)
     }
 

@@ -64,6 +64,7 @@ enum Notes {
         case .sms: what = "Trying SMS: a one-time code goes to the phone by text message, and the person types it in."
         case .voice: what = "Trying a voice call: the phone rings and a voice reads out a one-time code."
         case .whatsapp: what = "Trying WhatsApp: a one-time code goes to the number's WhatsApp account."
+        case .email: what = "Trying email: a one-time code goes to the address the step names."
         }
         return EventDraft(WorkflowEvent.stepStarted(channel, index: index, timeout: timeout).label, channel: channel,
                           note: what + " This step has \(timeout) seconds.",
@@ -74,7 +75,9 @@ enum Notes {
     /// SMS its alphabet and how many parts it takes.
     static func codeSent(_ channel: Channel, length: Int, to number: String, verification: Verification,
                          composed: ComposedMessage? = nil) -> EventDraft {
-        var draft = codeSent(channel, length: length, to: number)
+        var draft = channel == .email
+            ? emailSent(length: length, to: verification.emailAddress ?? "")
+            : codeSent(channel, length: length, to: number)
         draft.data["locale"] = .text(composed?.language ?? MessageText.language(for: verification.locale))
         if let template = composed?.template { draft.data["template"] = .text(template) }
         if channel == .sms {
@@ -94,6 +97,15 @@ enum Notes {
                        Only a keyed hash of it is stored.
                        """,
                    data: ["phone_number": .phone(number), "code_length": .int(length)])
+    }
+
+    /// An email's code: the address redacted as a number is (`p•••••@example.com`).
+    static func emailSent(length: Int, to address: String) -> EventDraft {
+        let shown = EmailAddress.redacted(address)
+        return EventDraft(WorkflowEvent.codeSent(.email, length: length, phoneNumber: "").label, channel: .email,
+                          outcome: .success,
+                          note: "A \(length)-digit code was sent by email to \(shown). Only a keyed hash of it is stored.",
+                          data: ["email": .text(shown), "code_length": .int(length)])
     }
 
     static func codeAccepted(_ channel: Channel) -> EventDraft {

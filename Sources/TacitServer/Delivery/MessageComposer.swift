@@ -46,7 +46,9 @@ enum MessageComposer {
         guard channel == .sms else {
             return ComposedMessage(body: body, language: language, template: template, encoding: nil)
         }
-        let trimmed = String(body.reversed().drop { $0.isWhitespace }.reversed())
+        // Sliced, not rebuilt from a reversed sequence: that generic copy was a twentieth of a create.
+        let end = body.lastIndex { !$0.isWhitespace }.map(body.index(after:)) ?? body.startIndex
+        let trimmed = String(body[..<end])
         let text = SMSAutofill.append(to: trimmed, appHash: verification.smsAppHash ?? settings?.smsAppHash,
                                       origin: settings?.smsOrigin, code: code)
         return ComposedMessage(body: text, language: language, template: template, encoding: SMSEncoding(text))

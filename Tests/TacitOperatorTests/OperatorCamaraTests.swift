@@ -221,6 +221,22 @@ struct OperatorCamaraTests {
         }
     }
 
+    @Test("a call refused for its input leaves the token unspent: the device's next, good call is answered")
+    func refusedCallKeepsToken() async throws {
+        try await withOperator { server in
+            let token = try await networkToken(server, "+99012345670")
+            let hashed = Hex.encode(SHA256.hash("+99012345670"))
+            let both = #"{"phoneNumber":"+99012345670","hashedPhoneNumber":"\#(hashed)"}"#
+            let refused = try await send(server, "POST", "/camara/number-verification/v0/verify", token: token, body: both)
+            #expect(refused.0 == 400)
+            let one = #"{"phoneNumber":"+99012345670"}"#
+            let answered = try await send(server, "POST", "/camara/number-verification/v0/verify", token: token, body: one)
+            #expect(answered.0 == 200 && answered.1["devicePhoneNumberVerified"] as? Bool == true)
+            let again = try await send(server, "POST", "/camara/number-verification/v0/verify", token: token, body: one)
+            #expect(again.0 == 401, "answered once, the token is spent")
+        }
+    }
+
     @Test("authorize answers with a code only: no token in one hop, and codes are single-use and bound to PKCE")
     func codeFlow() async throws {
         try await withOperator { server in

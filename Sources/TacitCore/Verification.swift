@@ -4,7 +4,8 @@ import Foundation
 /// the code and the client token only as keyed hashes.
 public struct Verification: Sendable, Equatable {
     public var id: String
-    /// E.164. Kept in memory only; stores persist it sealed.
+    /// E.164. Kept in memory only; stores persist it sealed. Empty for a verification of an
+    /// address alone (the Twilio face's email channel): `contact` is then its address.
     public var phoneNumber: String
     /// The address an email step sends to; like the number, kept sealed by stores.
     public var emailAddress: String?
@@ -71,6 +72,10 @@ public struct Verification: Sendable, Equatable {
         self.endedAt = nil
         self.lastSeq = 0
     }
+
+    /// Whom the verification is for, as stores find its pending one and limits count it:
+    /// its number, or the address of a verification of an address alone.
+    public var contact: String { phoneNumber.isEmpty ? emailAddress ?? "" : phoneNumber }
 
     public var status: VerificationStatus { state.status }
     /// The index of the step being tried now, if any.

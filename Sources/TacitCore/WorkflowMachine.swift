@@ -63,7 +63,7 @@ public struct WorkflowMachine {
         }
         let v = verification
         emit(.started(workflow: v.workflow.map(\.channel), channelTimeout: v.channelTimeout,
-                      codeLength: v.codeLength, phoneNumber: v.phoneNumber))
+                      codeLength: v.codeLength, phoneNumber: v.contact))
         if let policy = verification.simSwap, let simSwapped {
             verification.risk.simSwapped = simSwapped
             emit(.simSwapChecked(swapped: simSwapped, policy: policy))

@@ -6,7 +6,14 @@ import TacitServer
 /// A Verifications POST, read once for the start guard and the route alike, as
 /// `StartSubmission` is for `/v1`: the guard counts the very number the route verifies.
 struct TwilioStart: Sendable {
-    var number: PhoneNumber
+    /// Whom `To` names: a number, or for `Channel=email` an address.
+    enum Recipient: Sendable {
+        case number(PhoneNumber)
+        /// Normalized as `EmailAddress.normalized` stores it.
+        case address(String)
+    }
+
+    var recipient: Recipient
     var channel: TwilioChannel
     var locale: String?
     /// `AppHash`: an SMS ends with it for Android's SMS Retriever (docs/locales.md#autofill).
@@ -23,15 +30,18 @@ struct TwilioStart: Sendable {
     ) -> Result<TwilioStart, TwilioError> {
         Result { () throws(TwilioError) -> TwilioStart in
             guard let form = TwilioForm(body: body) else { throw .malformedForm }
-            // An email verification's `To` is an address, which Tacit's Twilio face doesn't
-            // take (docs/compatible-apis.md#twilio-verify-v2): refused first, whatever `To` holds.
-            if form["Channel"]?.lowercased() == TwilioChannel.email.rawValue { throw .channelDisabled("email") }
             guard let to = form["To"], !to.isEmpty else { throw .invalidParameter("To") }
-            let number: PhoneNumber
-            do {
-                number = try phones.parse(to, allowVirtualRange: allowVirtualRange)
-            } catch {
-                throw .invalidPhoneNumber
+            let recipient: Recipient
+            if form["Channel"]?.lowercased() == TwilioChannel.email.rawValue {
+                // An email verification's `To` is an address, as Twilio's is (docs/compatible-apis.md#email).
+                guard EmailAddress.problem(to) == nil else { throw .invalidParameter("To") }
+                recipient = .address(EmailAddress.normalized(to))
+            } else {
+                do {
+                    recipient = .number(try phones.parse(to, allowVirtualRange: allowVirtualRange))
+                } catch {
+                    throw .invalidPhoneNumber
+                }
             }
             guard let name = form["Channel"], let channel = TwilioChannel(rawValue: name.lowercased()) else {
                 throw .invalidParameter("Channel")
@@ -43,7 +53,23 @@ struct TwilioStart: Sendable {
             }
             let appHash = form["AppHash"].flatMap { $0.isEmpty ? nil : $0 }
             if let appHash, !SMSAutofill.isAppHash(appHash) { throw .invalidParameter("AppHash") }
-            return TwilioStart(number: number, channel: channel, locale: locale?.lowercased(), appHash: appHash)
+            return TwilioStart(recipient: recipient, channel: channel, locale: locale?.lowercased(), appHash: appHash)
+        }
+    }
+
+    /// The number's E.164 form, or the address: what `Verification.contact` will be.
+    var contact: String {
+        switch recipient {
+        case .number(let number): number.e164
+        case .address(let address): address
+        }
+    }
+
+    /// `To` as a note may show it.
+    var redactedTo: String {
+        switch recipient {
+        case .number(let number): number.redacted
+        case .address(let address): EmailAddress.redacted(address)
         }
     }
 
@@ -54,20 +80,19 @@ struct TwilioStart: Sendable {
 }
 
 extension TwilioError {
-    /// Twilio's answer for a channel the Service has switched off.
-    static func channelDisabled(_ channel: String) -> TwilioError {
-        TwilioError(status: 400, code: 60223, message: "Delivery channel disabled: '\(channel.uppercased())'")
-    }
-
     /// Codes come from Tacit's CSPRNG only (docs/api.md#the-engines-rules), so a code the app picks is refused.
     static let customCodeUnsupported = TwilioError(status: 400, code: 60204,
                                                    message: "Service does not support this feature")
 }
 
 extension StartSubmission {
-    /// The start guard's view of a Twilio start: its number when the form names a valid
-    /// one. The guard never reads the request part; the face validates its own form.
+    /// The start guard's view of a Twilio start: its number or address when the form names
+    /// a valid one. The guard never reads the request part; the face validates its own form.
     init(twilio: Result<TwilioStart, TwilioError>) {
-        self.init(number: try? twilio.get().number)
+        switch try? twilio.get().recipient {
+        case .address(let address): self.init(address: address)
+        case .number(let number): self.init(number: number)
+        case nil: self.init(number: nil)
+        }
     }
 }

@@ -77,7 +77,7 @@ struct VonageFaceRoutes: Sendable {
             outcome = try await runner.create(draft, events: [event], idempotency: nil)
         } catch let error as StoreError where error == .concurrentVerification {
             let applications = store as? any ApplicationStore
-            let pending = try? await applications?.pendingVerification(phoneNumber: start.number.e164,
+            let pending = try? await applications?.pendingVerification(contact: start.number.e164,
                                                                        application: application)
             // The in-flight request_id only when this face started it: the face shows no
             // other API's id (docs/compatible-apis.md#one-face-one-id-form).

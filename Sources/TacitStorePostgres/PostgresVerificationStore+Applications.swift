@@ -107,8 +107,8 @@ extension PostgresVerificationStore: ApplicationStore {
         }
     }
 
-    public func pendingVerification(phoneNumber: String, application: String) async throws -> String? {
-        let indexes = try protection().indexes(phoneNumber)
+    public func pendingVerification(contact: String, application: String) async throws -> String? {
+        let indexes = try protection().indexes(contact)
         return try await read { db in
             try db.query("\(Self.pending(of: application, under: indexes)) LIMIT 1").first?.string("id")
         }

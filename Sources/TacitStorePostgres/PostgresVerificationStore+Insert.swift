@@ -10,7 +10,7 @@ extension PostgresVerificationStore {
                        sends: [QueuedSend], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection()
-        let indexes = try fields.indexes(verification.phoneNumber)
+        let indexes = try fields.indexes(verification.contact)
         let sealed = try fields.seal(SealedContact.plaintext(phoneNumber: verification.phoneNumber,
                                                              emailAddress: verification.emailAddress))
         var stored = verification

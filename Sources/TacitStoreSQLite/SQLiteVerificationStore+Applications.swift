@@ -101,9 +101,9 @@ extension SQLiteVerificationStore: ApplicationStore {
         }
     }
 
-    /// The number's newest row of the application, as the insert's one-pending check reads it.
-    public func pendingVerification(phoneNumber: String, application: String) async throws -> String? {
-        let indexes = try protection.get().indexes(phoneNumber)
+    /// The contact's newest row of the application, as the insert's one-pending check reads it.
+    public func pendingVerification(contact: String, application: String) async throws -> String? {
+        let indexes = try protection.get().indexes(contact)
         let rows = try await database.read { db in
             try db.query("""
                 SELECT id, status FROM verifications

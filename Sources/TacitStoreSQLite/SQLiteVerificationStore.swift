@@ -31,7 +31,7 @@ public final class SQLiteVerificationStore: VerificationStore {
                        sends: [QueuedSend], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection.get()
-        let indexes = try fields.indexes(verification.phoneNumber)
+        let indexes = try fields.indexes(verification.contact)
         let index = indexes[0]
         let sealed = try fields.seal(SealedContact.plaintext(phoneNumber: verification.phoneNumber,
                                                              emailAddress: verification.emailAddress))

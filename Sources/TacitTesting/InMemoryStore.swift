@@ -51,7 +51,7 @@ public final class InMemoryStore: VerificationStore {
             try state.checkNew(sends)
             if let idempotency, state.idempotency[idempotency.key] != nil { throw StoreError.idempotencyKeyReused }
             if verification.status == .pending, state.verifications.values.contains(where: {
-                $0.status == .pending && $0.phoneNumber == verification.phoneNumber
+                $0.status == .pending && $0.contact == verification.contact
                     && $0.applicationId == verification.applicationId
             }) { throw StoreError.concurrentVerification }
             var stored = verification

@@ -12,6 +12,8 @@ public struct StartSubmission: Sendable {
     /// The number the body names, in E.164; nil when it names none (not a JSON object,
     /// or no `phone_number` string).
     let number: Result<PhoneNumber, APIProblem>?
+    /// The address a verification of an address alone is for; nil for a number's.
+    let address: String?
 
     init(body: [UInt8], phones: PhoneNumberParser = PhoneNumberParser(), allowVirtualRange: Bool) {
         let json: JSONRequest
@@ -20,9 +22,11 @@ public struct StartSubmission: Sendable {
         } catch {
             request = .failure(error)
             number = nil
+            address = nil
             return
         }
         request = Result { () throws(APIProblem) -> StartRequest in try StartRequest(json) }
+        address = nil
         guard let text = json.peekString("phone_number") else {
             number = nil
             return
@@ -48,6 +52,15 @@ public struct StartSubmission: Sendable {
         // Never read: a face answers with its own validation, not with `validated()`.
         request = .failure(.unavailable)
         self.number = number.map { .success($0) }
+        address = nil
+    }
+
+    /// A face's start of a verification of an address alone (the Twilio face's email
+    /// channel): the guard limits it by its normalized, valid address as it does a number.
+    public init(address: String) {
+        request = .failure(.unavailable)
+        number = nil
+        self.address = address
     }
 
     /// The number, when it parsed: what the guard acts on.

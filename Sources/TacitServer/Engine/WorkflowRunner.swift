@@ -64,7 +64,8 @@ public final class WorkflowRunner: Sendable {
         var (draft, events) = (draft, events)
         Self.chooseLocale(&draft, noting: &events)
         var swapped: Bool?
-        if let policy = draft.simSwap {
+        // A verification of an address alone has no SIM to ask about.
+        if let policy = draft.simSwap, !draft.phoneNumber.isEmpty {
             swapped = await simSwap.swapped(phoneNumber: draft.phoneNumber, maxAgeHours: policy.maxAgeHours)
         }
         let now = clock.now()

@@ -25,14 +25,15 @@ struct StartGuard: Sendable {
     func admit(_ request: HTTPRequest, _ start: StartSubmission,
                then route: () async -> HTTPResponse) async throws -> HTTPResponse {
         let application = Self.application
-        let number = try await check(request, start, application: application)
+        let contact = try await check(request, start, application: application)
         let response = await route()
         // 202 from /v1, 201 from a face that answers a create (and a re-send: one more send) with 201.
-        if let number, response.status == 202 || response.status == 201, response.header("Idempotent-Replayed") == nil {
-            // Created: one more verification for the number, in its application's count and
-            // the shared one. A verification is pending per number and application at most,
-            // so a start can't have slipped in since the check.
-            for (kind, subject, limit) in configuration.startCounter.counters(number.e164, application: application) {
+        if let contact, response.status == 202 || response.status == 201,
+           response.header("Idempotent-Replayed") == nil {
+            // Created: one more verification for the number (or address), in its application's
+            // count and the shared one. A verification is pending per contact and application at
+            // most, so a start can't have slipped in since the check.
+            for (kind, subject, limit) in configuration.startCounter.counters(contact, application: application) {
                 _ = try? await limiter.consume(kind, subject, limit, at: clock.now())
             }
         }
@@ -42,9 +43,10 @@ struct StartGuard: Sendable {
     /// The application the start is for: the one the gate bound for the request's credential.
     static var application: String { ActingApplication.id ?? Application.defaultID }
 
-    /// Refuses the start or returns the number whose start limit it spends when created.
+    /// Refuses the start or returns the contact (`Verification.contact`) whose start limit it
+    /// spends when created.
     private func check(_ request: HTTPRequest, _ start: StartSubmission,
-                       application: String) async throws -> PhoneNumber? {
+                       application: String) async throws -> String? {
         let now = clock.now()
         if !(dev && request.isLoopback && !configuration.limitLoopbackInDev) {
             try await refuse("address_limit") {
@@ -53,6 +55,11 @@ struct StartGuard: Sendable {
                                         detail: "Too many verifications were started from this address; retry later.")
             }
         }
+        if let address = start.address {
+            // An address has no destination list or sequence; its limits are a number's.
+            try await checkLimits(address, region: nil, application: application, now: now)
+            return address
+        }
         // A body the route will refuse anyway (bad JSON, bad number) is left to the route.
         guard let number = start.parsedNumber else { return nil }
         if number.isVirtual, !configuration.limitVirtualRange { return nil }
@@ -60,21 +67,26 @@ struct StartGuard: Sendable {
             note(reason, region: number.region)
             throw APIProblem.destinationDenied
         }
-        try await checkSendQuota(number, application: application, now: now)
+        try await checkLimits(number.e164, region: number.region, application: application, now: now)
+        try await checkVelocity(number, now: now)
+        return number.e164
+    }
+
+    /// The contact's send quota, start limit and run of wrong codes, in that order.
+    private func checkLimits(_ contact: String, region: String?, application: String, now: Date) async throws {
+        try await checkSendQuota(contact, region: region, application: application, now: now)
         try await refuse("number_limit") {
-            try await limiter.require(configuration.startCounter, number.e164, application: application, at: now,
+            try await limiter.require(configuration.startCounter, contact, application: application, at: now,
                                       detail: "Too many verifications were started for this number; retry later.")
         }
-        try await checkUnlocked(number, application: application, now: now)
-        try await checkVelocity(number, now: now)
-        return number
+        try await checkUnlocked(contact, region: region, application: application, now: now)
     }
 
     /// A number whose send quota is spent can receive no code, so the start is refused
     /// up front rather than run a workflow whose every step would fail.
-    private func checkSendQuota(_ number: PhoneNumber, application: String, now: Date) async throws {
-        try await refuse("send_limit", region: number.region) {
-            try await limiter.require(configuration.sendCounter, number.e164, application: application, at: now,
+    private func checkSendQuota(_ contact: String, region: String?, application: String, now: Date) async throws {
+        try await refuse("send_limit", region: region) {
+            try await limiter.require(configuration.sendCounter, contact, application: application, at: now,
                                       detail: "Too many codes were sent to this number; retry later.")
         }
     }
@@ -82,11 +94,11 @@ struct StartGuard: Sendable {
     /// A number whose checks are locked (its run of wrong codes is at the application's
     /// limit or the shared one) could check no code, so the start is refused up front
     /// rather than send a code that can't work: the same 429 a check gets meanwhile.
-    private func checkUnlocked(_ number: PhoneNumber, application: String, now: Date) async throws {
+    private func checkUnlocked(_ contact: String, region: String?, application: String, now: Date) async throws {
         let counter = configuration.failedCheckCounter
         guard counter.perApplication.limit > 0 || counter.ceiling.limit > 0 else { return }
-        try await refuse("failed_checks", region: number.region) {
-            try await limiter.require(counter, number.e164, application: application, at: now,
+        try await refuse("failed_checks", region: region) {
+            try await limiter.require(counter, contact, application: application, at: now,
                                       detail: FailedCheckGuard.lockedDetail)
         }
     }

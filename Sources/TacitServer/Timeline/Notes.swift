@@ -29,18 +29,26 @@ enum Notes {
         }
     }
 
-    static func started(workflow: [Channel], timeout: Int, codeLength: Int, number: String) -> EventDraft {
+    /// `contact` is the verification's number, or the address of one for an address alone.
+    static func started(workflow: [Channel], timeout: Int, codeLength: Int, number contact: String) -> EventDraft {
         let steps = workflow.map(\.spokenName).joined(separator: ", then ")
-        return EventDraft(
+        let isAddress = contact.contains("@")
+        var draft = EventDraft(
             WorkflowEvent.started(workflow: workflow, channelTimeout: timeout, codeLength: codeLength,
-                                  phoneNumber: number).label,
+                                  phoneNumber: contact).label,
             note: """
-                A verification started for \(Redactor.phone(number)). Tacit will try \(steps), \
-                moving on whenever a step can't finish within \(timeout) seconds.
+                A verification started for \(isAddress ? EmailAddress.redacted(contact) : Redactor.phone(contact)). \
+                Tacit will try \(steps), moving on whenever a step can't finish within \(timeout) seconds.
                 """,
-            data: ["phone_number": .phone(number), "workflow": .list(workflow.map { .text($0.rawValue) }),
+            data: ["workflow": .list(workflow.map { .text($0.rawValue) }),
                    "channel_timeout": .int(timeout), "code_length": .int(codeLength)]
         )
+        if isAddress {
+            draft.data["email"] = .text(EmailAddress.redacted(contact))
+        } else {
+            draft.data["phone_number"] = .phone(contact)
+        }
+        return draft
     }
 
     static func simSwap(swapped: Bool, policy: SimSwapPolicy) -> EventDraft {

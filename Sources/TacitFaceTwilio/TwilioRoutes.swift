@@ -68,6 +68,7 @@ struct TwilioRoutes: Sendable {
                                  createdAt: runner.clock.now())
         draft.applicationId = account.applicationId
         draft.face = TwilioFace.name
+        draft.lineType = start.number.lineType.rawValue
         let event = EventDraft("api:create",
                                note: "The app's backend asked Tacit to verify \(start.number.redacted) by "
                                    + "\(start.channel.channel.spokenName) through the Twilio Verify face "

@@ -66,6 +66,7 @@ struct VonageFaceRoutes: Sendable {
                                  createdAt: runner.clock.now())
         draft.applicationId = application
         draft.face = VonageFace.name
+        draft.lineType = start.number.lineType.rawValue
         let event = EventDraft("api:create",
                                note: "The app's backend asked Tacit to verify \(start.number.redacted) "
                                    + "through the Vonage Verify v2 face (POST /v2/verify).",

@@ -60,6 +60,10 @@ struct StartGuard: Sendable {
             note(reason, region: number.region)
             throw APIProblem.destinationDenied
         }
+        if let problem = LineTypeRules.refusal(number.lineType) {
+            note("line_type", region: number.region)
+            throw problem
+        }
         try await checkSendQuota(number, application: application, now: now)
         try await refuse("number_limit") {
             try await limiter.require(configuration.startCounter, number.e164, application: application, at: now,

@@ -43,6 +43,24 @@ struct FraudTestNumberTests {
         }
     }
 
+    @Test("after the first step times out, the next step of a test number sends nothing and takes the fixed code")
+    func laterStep() async throws {
+        try await TestApplication.test(.inProcess) { app, keyless in
+            let twilio = try await TwilioCalls.make(app, keyless)
+            try await Self.add(app, twilio)
+            let client = keyless.bearer(twilio.apiKey)
+            let (id, reply) = try await client.start(Self.number, channels: ["sms", "voice"],
+                                                     extra: ["channel_timeout": 60])
+            #expect(reply.status == 202, "\(reply.text)")
+            await app.advance(by: 61)
+            let state = try await client.get("/v1/verifications/\(id)")
+            #expect(state.string("channel") == "voice", "\(state.text)")
+            #expect(app.sender.messages.isEmpty)
+            let right = try await client.post("/v1/verifications/\(id)/check", json: ["code": Self.code])
+            #expect(right.status == 200, "\(right.text)")
+        }
+    }
+
     @Test("a test number's silent first step asks no provider and ends as skipped with test_number")
     func silentStep() async throws {
         try await TestApplication.test(.inProcess) { app, keyless in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TacitStore
+import TacitStoreSQLite
 
 /// The test numbers half of the store contract (docs/fraud.md#test-numbers): one per
 /// application and number, replaced in place, listed and removed per application only, the
@@ -45,5 +46,22 @@ struct TestNumberStoreContractTests {
         _ = try await store.insert(verification, events: [], at: Self.now, idempotency: nil)
         let read = try #require(try await store.verification(id: "a"))
         #expect(read.lineType == "fixed_line" && read.sealedTestCode == [9, 8, 7])
+    }
+
+    @Test("a start's look-up reads the copy kept a second: another process's change waits, this store's shows at once")
+    func keptForASecond() async throws {
+        let (made, path) = try await StoreContractTests.make(.sqlite)
+        let store = try #require(made as? SQLiteVerificationStore)
+        let file = try #require(path)
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        let other = try SQLiteVerificationStore(path: file)
+        try await store.insertApplication(Application(id: "app_a", name: "A", createdAt: Self.now), credentials: [])
+        #expect(try await store.testNumbers(application: "app_a").isEmpty)
+        let number = TestNumber(applicationId: "app_a", phoneNumber: "+447911123456", sealedCode: [1],
+                                createdAt: Self.now)
+        #expect(try await other.setTestNumber(number))
+        #expect(try await store.testNumbers(application: "app_a").isEmpty, "no read before the copy's second is up")
+        #expect(try await store.setTestNumber(number))
+        #expect(try await store.testNumbers(application: "app_a") == [number])
     }
 }

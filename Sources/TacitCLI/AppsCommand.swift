@@ -17,6 +17,9 @@ enum AppsCommand: Command {
                tacit apps templates set ID --channel C --locale L [--subject S] TEXT [STORE]
                tacit apps templates list ID [STORE]
                tacit apps templates delete ID --channel C --locale L [STORE]
+               tacit apps test-numbers add ID NUMBER --code CODE [--expires 30d] [STORE]
+               tacit apps test-numbers list ID [STORE]
+               tacit apps test-numbers remove ID NUMBER [STORE]
 
         STORE: [--db PATH | --database-url URL] [--key-file PATH] [--secret SECRET]
                [--old-secrets "A B"] [--config FILE]
@@ -30,6 +33,8 @@ enum AppsCommand: Command {
         --sms-app-hash or --sms-origin removes it. templates word the application's code
         messages per channel and locale with {{code}}, {{brand}}, {{minutes}} and, for sms,
         {{app_hash}} and {{origin}}; list shows each SMS's encoding and segments.
+        test-numbers are numbers whose starts send nothing and take the fixed code (for App
+        Store review and CI); the code is sealed with the master key and never shown again.
         """
 
     static let name = "apps"
@@ -38,12 +43,13 @@ enum AppsCommand: Command {
                                   + DropInFaces.settings.map(\.option))
     static var valued: Set<String> {
         KeysCommand.storeFlags.union(settingFlags).union(["name"]).union(AppsTemplatesCommand.flags)
+            .union(AppsTestNumbersCommand.flags)
     }
     static let flags: Set<String> = ["json"]
 
     static func run(_ parsed: Arguments, _ context: CommandContext) async throws -> Int32 {
         guard let action = parsed.positional.first,
-              ["create", "list", "revoke", "set", "templates"].contains(action) else {
+              ["create", "list", "revoke", "set", "templates", "test-numbers"].contains(action) else {
             let problem = parsed.positional.first.map { "unknown apps command \($0)" } ?? "no apps command given"
             throw Arguments.UsageError(message: problem)
         }
@@ -58,6 +64,8 @@ enum AppsCommand: Command {
             case "list": return try await list(manager, context)
             case "revoke": return try await revoke(manager, id: rest[0], context)
             case "templates": return try await AppsTemplatesCommand.run(database, parsed, context)
+            case "test-numbers":
+                return try await AppsTestNumbersCommand.run(database, parsed, configuration: configuration, context)
             default:
                 return try await AppsSetCommand.run(manager, id: rest[0], parsed, configuration: configuration,
                                                     store: database, context)
@@ -82,6 +90,17 @@ enum AppsCommand: Command {
             }
             if parsed.has("json") { return "--json goes with create" }
             return AppsTemplatesCommand.misuse(parsed)
+        }
+        if action == "test-numbers" {
+            if let other = settingFlags.union(["name"]).union(AppsTemplatesCommand.flags).sorted()
+                .first(where: { parsed.value($0) != nil }) {
+                return "test-numbers takes no --\(other)"
+            }
+            if parsed.has("json") { return "--json goes with create" }
+            return AppsTestNumbersCommand.misuse(parsed)
+        }
+        if let flag = AppsTestNumbersCommand.flags.sorted().first(where: { parsed.value($0) != nil }) {
+            return "--\(flag) goes with test-numbers"
         }
         if let flag = templateFlags.sorted().first { return "--\(flag) goes with templates" }
         let rest = parsed.positional.dropFirst()

@@ -40,6 +40,12 @@ public struct Verification: Sendable, Equatable {
     /// The provider's check for a silent step whose device ends at the provider; only
     /// the machine sets it (for the active silent step); stores keep it as it is.
     public var silentCheck: SilentCheckReference?
+    /// The number's kind of line as its start read it from libphonenumber (`mobile`, `fixed_line`,
+    /// docs/fraud.md#line-types); nil when no start read it.
+    public var lineType: String?
+    /// A test number's fixed code, sealed with the server's keys (docs/fraud.md#test-numbers):
+    /// every code step of the verification takes it and nothing is sent. nil for any other number.
+    public var sealedTestCode: [UInt8]?
 
     /// The application that keys made before applications existed belong to.
     public static let defaultApplication = "default"

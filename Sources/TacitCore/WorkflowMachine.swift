@@ -41,6 +41,8 @@ public struct WorkflowMachine {
             case .silentCheckIssued(let reference): recordSilentCheck(reference)
             case .providerMatched(let step, let hash, let simChanged):
                 providerMatched(step: step, hash: hash, simChanged: simChanged)
+            case .unreachable(let step, let reason):
+                if activeStep(step) != nil { fail(step: step, status: .failed, reason: reason, label: .skipped) }
             case .next: try skip()
             case .cancel: try cancel()
             case .resend(let channel): try resend(on: channel)

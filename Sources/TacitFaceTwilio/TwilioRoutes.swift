@@ -73,6 +73,7 @@ struct TwilioRoutes: Sendable {
                                  createdAt: runner.clock.now())
         draft.applicationId = account.applicationId
         draft.face = TwilioFace.name
+        if case .number(let parsed) = start.recipient { draft.lineType = parsed.lineType.rawValue }
         let event = EventDraft("api:create",
                                note: "The app's backend asked Tacit to verify \(start.redactedTo) by "
                                    + "\(start.channel.channel.spokenName) through the Twilio Verify face "

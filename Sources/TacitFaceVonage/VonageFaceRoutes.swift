@@ -69,6 +69,7 @@ struct VonageFaceRoutes: Sendable {
         let (shown, contact): (String, (key: String, value: EventValue)) = start.number.map {
             ($0.redacted, ("phone_number", .phone($0.e164)))
         } ?? (EmailAddress.redacted(start.contact), ("email", .text(EmailAddress.redacted(start.contact))))
+        draft.lineType = start.number?.lineType.rawValue
         let event = EventDraft("api:create",
                                note: "The app's backend asked Tacit to verify \(shown) "
                                    + "through the Vonage Verify v2 face (POST /v2/verify).",

@@ -13,6 +13,8 @@ public struct VerificationRecord: Sendable {
     var endedAt: Date?
     var silentCheck: SilentCheckReference?
     var localeSource: String?
+    var lineType: String?
+    var sealedTestCode: [UInt8]?
     /// The state's part kept in the record; status and deadline are columns.
     var currentStep: Int?
     var codeHash: [UInt8]?
@@ -31,6 +33,8 @@ public struct VerificationRecord: Sendable {
         v.endedAt = endedAt
         v.silentCheck = silentCheck
         v.localeSource = localeSource
+        v.lineType = lineType
+        v.sealedTestCode = sealedTestCode
         v.lastSeq = lastSeq
         return v
     }
@@ -75,6 +79,9 @@ public struct VerificationRecord: Sendable {
         w.optional(v.localeSource) { $0.string($1) }
         // Added after the locale's source: the SMS Retriever hash a start gave.
         w.optional(v.smsAppHash) { $0.string($1) }
+        // Added after the SMS Retriever hash: the line type and a test number's sealed code.
+        w.optional(v.lineType) { $0.string($1) }
+        w.optional(v.sealedTestCode) { $0.data($1) }
         return w.bytes
     }
 
@@ -120,9 +127,11 @@ public struct VerificationRecord: Sendable {
         }
         let localeSource = r.isAtEnd ? nil : try r.optional { try $0.string() }
         options.smsAppHash = r.isAtEnd ? nil : try r.optional { try $0.string() }
+        let lineType = r.isAtEnd ? nil : try r.optional { try $0.string() }
+        let sealedTestCode = r.isAtEnd ? nil : try r.optional { try $0.data() }
         return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,
                                   clientTokenHash: clientTokenHash, endedAt: endedAt, silentCheck: silentCheck,
-                                  localeSource: localeSource,
+                                  localeSource: localeSource, lineType: lineType, sealedTestCode: sealedTestCode,
                                   currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
     }
 }

@@ -22,6 +22,8 @@ public final class PostgresVerificationStore: VerificationStore {
     /// Applications' settings, kept a second: every start reads its application's defaults.
     let keptSettings = KeptPerApplication<ApplicationSettings?>()
     let keptTemplates = KeptPerApplication<[MessageTemplate]>()
+    /// Applications' test numbers, kept a second: every start looks its number up in them.
+    let keptTestNumbers = KeptPerApplication<[TestNumber]>()
 
     /// `url` is `postgres://USER@HOST:PORT/DATABASE` (any form libpq reads). Nothing
     /// connects until the first call, and a connection opens only when every open one is

@@ -13,6 +13,8 @@ public final class SQLiteVerificationStore: VerificationStore {
     /// Applications' settings, kept a second: every start reads its application's defaults.
     let keptSettings = KeptPerApplication<ApplicationSettings?>()
     let keptTemplates = KeptPerApplication<[MessageTemplate]>()
+    /// Applications' test numbers, kept a second: every start looks its number up in them.
+    let keptTestNumbers = KeptPerApplication<[TestNumber]>()
 
     /// `protection` may be set after opening (the keys live in the store's own settings).
     public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws {

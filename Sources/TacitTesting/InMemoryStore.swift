@@ -35,6 +35,8 @@ public final class InMemoryStore: VerificationStore {
     let conversion = ProcessConversionWindows()
     /// Applications' message templates (see `InMemoryStore+Templates.swift`).
     let messageTemplates = Mutex<[MessageTemplate]>([])
+    /// Applications' test numbers (see `InMemoryStore+TestNumbers.swift`).
+    let heldTestNumbers = Mutex<[TestNumber]>([])
 
     public init() {}
 

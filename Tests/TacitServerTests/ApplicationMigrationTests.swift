@@ -36,6 +36,8 @@ struct ApplicationMigrationTests {
             DELETE FROM schema_migrations WHERE name LIKE 'faces_%';
             DROP TABLE message_templates;
             DELETE FROM schema_migrations WHERE name LIKE 'templates_%';
+            DROP TABLE test_numbers;
+            DELETE FROM schema_migrations WHERE name LIKE 'fraud_%';
             """)
     }
 

@@ -63,6 +63,7 @@ public final class WorkflowRunner: Sendable {
                        idempotency: IdempotencyRecord?) async throws -> Outcome<Void> {
         var (draft, events) = (draft, events)
         Self.chooseLocale(&draft, noting: &events)
+        try await applyFraudRules(&draft, noting: &events)
         var swapped: Bool?
         // A verification of an address alone has no SIM to ask about.
         if let policy = draft.simSwap, !draft.phoneNumber.isEmpty {
@@ -73,6 +74,7 @@ public final class WorkflowRunner: Sendable {
         var transcript = Transcript(events)
         // A new verification is never refused its start; were it, the create would fail, not store it unstarted.
         try turn.handle(.start(simSwapped: swapped))
+        try skipSilentTestStep(&turn)
         let checkURL = try await beginSilentChecks(&turn, transcript: &transcript)
         let codes = try issueCodes(&turn)
         transcript.catchUp(turn)
@@ -222,17 +224,26 @@ public final class WorkflowRunner: Sendable {
 
     /// Makes a code for every code step the turn started and keeps its keyed hash
     /// in the same transaction, so a code exists in the store before it is sent.
-    /// Returns the codes in clear by step, to be sealed into their send rows only (`.sendMessage`).
+    /// Returns the codes in clear by step, to be sealed into their send rows only (`.sendMessage`):
+    /// a test number's fixed code is not among them, since nothing is sent for it. A step its
+    /// line can't take (an SMS to a fixed line) ends as skipped instead, and the next one starts.
     func issueCodes(_ turn: inout Turn) throws -> [Int: String] {
         var issued: [Int: String] = [:]
-        // By index: the turn's effects grow as codes are issued, and are never copied to be read.
-        for index in turn.effects.indices {
-            guard case .issueCode(let step, _) = turn.effects[index] else { continue }
-            let code = codes.generate(turn.verification.codeLength)
+        // By index: the turn's effects grow as codes are issued and steps skipped, and are never
+        // copied to be read.
+        var index = 0
+        while index < turn.effects.count {
+            defer { index += 1 }
+            guard case .issueCode(let step, let channel) = turn.effects[index] else { continue }
+            // Neither input is ever refused; were one, the transaction would roll back with the refusal.
+            if let reason = LineTypeRules.unreachable(channel, lineType: turn.verification.lineType) {
+                try turn.handle(.unreachable(step: step, reason: reason))
+                continue
+            }
+            let (code, isTest) = try code(for: turn.verification)
             let hash = try secrets.codeHash(code, verificationId: turn.verification.id, step: step)
-            // `.codeIssued` is never refused; were it, the transaction would roll back with the refusal.
             try turn.handle(.codeIssued(step: step, hash: hash))
-            issued[step] = code
+            if !isTest { issued[step] = code }
         }
         return issued
     }

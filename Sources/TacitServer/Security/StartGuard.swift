@@ -67,6 +67,10 @@ struct StartGuard: Sendable {
             note(reason, region: number.region)
             throw APIProblem.destinationDenied
         }
+        if let problem = LineTypeRules.refusal(number.lineType) {
+            note("line_type", region: number.region)
+            throw problem
+        }
         try await checkLimits(number.e164, region: number.region, application: application, now: now)
         try await checkVelocity(number, now: now)
         return number.e164

@@ -12,7 +12,8 @@ import TacitServer
 /// is a `ProviderSetupError`, which `serve` prints as one line before exiting 2.
 enum ServeProviders {
     /// The `TACIT_<PROVIDER>_*` variables kept as provider settings, besides the routes and breaker.
-    static let settingPrefixes = ["TACIT_TWILIO_", "TACIT_VONAGE_", "TACIT_SMPP_", "TACIT_SMTP_", "TACIT_TRUID_", "TACIT_CAMARA_"]
+    static let settingPrefixes = ["TACIT_TWILIO_", "TACIT_VONAGE_", "TACIT_SMPP_", "TACIT_SMTP_", "TACIT_TRUID_",
+                                  "TACIT_CAMARA_"]
 
     /// The providers' signed status callbacks, each at its own path; each answers 404
     /// until its secret is set.

@@ -85,7 +85,8 @@ struct VonageStartRequest: Sendable, Equatable {
                 if address == nil, EmailAddress.problem(to) == nil { address = EmailAddress.normalized(to) }
                 continue
             }
-            return StartSubmission(number: VonageWorkflow.phone(to, phones: phones, allowVirtualRange: allowVirtualRange))
+            let number = VonageWorkflow.phone(to, phones: phones, allowVirtualRange: allowVirtualRange)
+            return StartSubmission(number: number)
         }
         return address.map { StartSubmission(address: $0) } ?? StartSubmission(number: nil)
     }

@@ -15,7 +15,9 @@ extension VirtualOperator {
             let parsed = try CamaraRequest(request, in: self, readsBody: readsBody)
             let answer = try body(parsed)
             // Spent here, once, with an answer: a second call with the same token finds nothing.
-            if let token = parsed.token, grants.spend(token, now: clock.now()) == nil { throw CamaraError.unauthenticated }
+            if let token = parsed.token, grants.spend(token, now: clock.now()) == nil {
+                throw CamaraError.unauthenticated
+            }
             return CamaraJSON.response(answer, correlator: echoed)
         } catch {
             return error.response(correlator: echoed)

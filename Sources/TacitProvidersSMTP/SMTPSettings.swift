@@ -37,7 +37,8 @@ public struct SMTPSettings: Sendable, Equatable {
     /// nil when `TACIT_SMTP_URL` is not set; throws naming the setting that is missing or wrong.
     public init?(_ settings: ProviderSettings) throws(ProviderSetupError) {
         guard let url = settings.value(Self.urlSetting) else {
-            for name in [Self.usernameSetting, Self.passwordSetting, Self.fromSetting] where settings.value(name) != nil {
+            for name in [Self.usernameSetting, Self.passwordSetting, Self.fromSetting]
+            where settings.value(name) != nil {
                 throw .missing(Self.urlSetting, for: SMTPProvider.name)
             }
             return nil
@@ -47,7 +48,9 @@ public struct SMTPSettings: Sendable, Equatable {
               url.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
             throw ProviderSetupError(setting: Self.urlSetting, problem: "must be smtp://host:port or smtps://host:port")
         }
-        guard let from = settings.value(Self.fromSetting) else { throw .missing(Self.fromSetting, for: SMTPProvider.name) }
+        guard let from = settings.value(Self.fromSetting) else {
+            throw .missing(Self.fromSetting, for: SMTPProvider.name)
+        }
         guard EmailAddress.problem(from) == nil else {
             throw ProviderSetupError(setting: Self.fromSetting, problem: "must be an email address")
         }

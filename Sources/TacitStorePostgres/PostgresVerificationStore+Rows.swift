@@ -23,7 +23,8 @@ extension PostgresVerificationStore {
             throw StoreError.backend("unknown status")
         }
         var verification = try VerificationRecord.decode(try row.bytes("record")).verification(
-            id: try row.string("id"), phoneNumber: contact.phoneNumber, status: status, deadline: try row.optionalDate("deadline"),
+            id: try row.string("id"), phoneNumber: contact.phoneNumber, status: status,
+            deadline: try row.optionalDate("deadline"),
             createdAt: try row.date("created_at"), lastSeq: try row.int("last_seq"))
         verification.applicationId = try row.string("application_id")
         verification.face = try row.string("face")

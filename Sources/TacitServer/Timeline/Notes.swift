@@ -112,7 +112,8 @@ enum Notes {
         let shown = EmailAddress.redacted(address)
         return EventDraft(WorkflowEvent.codeSent(.email, length: length, phoneNumber: "").label, channel: .email,
                           outcome: .success,
-                          note: "A \(length)-digit code was sent by email to \(shown). Only a keyed hash of it is stored.",
+                          note: "A \(length)-digit code was sent by email to \(shown). "
+                              + "Only a keyed hash of it is stored.",
                           data: ["email": .text(shown), "code_length": .int(length)])
     }
 

@@ -5,7 +5,7 @@ import Foundation
 public struct Verification: Sendable, Equatable {
     public var id: String
     /// E.164. Kept in memory only; stores persist it sealed. Empty for a verification of an
-    /// address alone (the Twilio face's email channel): `contact` is then its address.
+    /// address alone (a face's email channel): `contact` is then its address.
     public var phoneNumber: String
     /// The address an email step sends to; like the number, kept sealed by stores.
     public var emailAddress: String?

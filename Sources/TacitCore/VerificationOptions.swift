@@ -14,8 +14,8 @@ public struct VerificationOptions: Sendable, Equatable {
     public var locale: String
     public var clientRef: String?
     public var simSwap: SimSwapPolicy?
-    /// The Android SMS Retriever hash a start gave for its SMS (the Vonage face's `app_hash`,
-    /// the Twilio face's `AppHash`); it replaces the application's (docs/locales.md#autofill).
+    /// The Android SMS Retriever hash a start gave for its SMS (a face's own field for it,
+    /// docs/compatible-apis.md); it replaces the application's (docs/locales.md#autofill).
     public var smsAppHash: String?
     /// Where an email step sends its code (docs/api.md#email-steps); nil without one.
     public var emailAddress: String?

@@ -18,10 +18,14 @@ struct TwilioStart: Sendable {
     var locale: String?
     /// `AppHash`: an SMS ends with it for Android's SMS Retriever (docs/locales.md#autofill).
     var appHash: String?
+    /// `DeviceIp`: the end user's address, canonical (docs/compatible-apis.md#twilio-verify-v2).
+    var deviceIP: String?
+    /// `RiskCheck=disable`: the start skips the automatic fraud rules.
+    var riskCheckDisabled = false
 
-    /// What the face takes from the form; Twilio's others (`Amount`, `Payee`, `RateLimits`,
-    /// `ChannelConfiguration`, `Tags`, …) are accepted and ignored, as Twilio ignores what a
-    /// service does not use.
+    /// What the face takes from the form (with `DeviceIp` and `RiskCheck` for the start guard);
+    /// Twilio's others (`Amount`, `Payee`, `RateLimits`, `ChannelConfiguration`, `Tags`, …) are
+    /// accepted and ignored, as Twilio ignores what a service does not use.
     static let supportedChannels = TwilioChannel.allCases.map(\.rawValue).joined(separator: ", ")
 
     /// The start, or the Twilio error that refuses it: the form, `To`, `Channel`, then the rest.
@@ -53,7 +57,17 @@ struct TwilioStart: Sendable {
             }
             let appHash = form["AppHash"].flatMap { $0.isEmpty ? nil : $0 }
             if let appHash, !SMSAutofill.isAppHash(appHash) { throw .invalidParameter("AppHash") }
-            return TwilioStart(recipient: recipient, channel: channel, locale: locale?.lowercased(), appHash: appHash)
+            var start = TwilioStart(recipient: recipient, channel: channel, locale: locale?.lowercased(),
+                                    appHash: appHash)
+            if let address = form["DeviceIp"] {
+                guard let device = DeviceAddress.normalized(address) else { throw .invalidParameter("DeviceIp") }
+                start.deviceIP = device
+            }
+            if let check = form["RiskCheck"]?.lowercased() {
+                guard ["enable", "disable"].contains(check) else { throw .invalidParameter("RiskCheck") }
+                start.riskCheckDisabled = check == "disable"
+            }
+            return start
         }
     }
 
@@ -89,9 +103,11 @@ extension StartSubmission {
     /// The start guard's view of a Twilio start: its number or address when the form names
     /// a valid one. The guard never reads the request part; the face validates its own form.
     init(twilio: Result<TwilioStart, TwilioError>) {
-        switch try? twilio.get().recipient {
-        case .address(let address): self.init(address: address)
-        case .number(let number): self.init(number: number)
+        let start = try? twilio.get()
+        let (device, unchecked) = (start?.deviceIP, start?.riskCheckDisabled ?? false)
+        switch start?.recipient {
+        case .address(let address): self.init(address: address, deviceIP: device, riskCheckDisabled: unchecked)
+        case .number(let number): self.init(number: number, deviceIP: device, riskCheckDisabled: unchecked)
         case nil: self.init(number: nil)
         }
     }

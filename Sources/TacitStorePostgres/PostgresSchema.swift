@@ -137,5 +137,5 @@ public enum PostgresSchema {
             );
             """),
         changeFeed,
-    ] + devStateMigrations + [followedFeed, requiredChange, faceCredentials, templates, testNumbers])
+    ] + devStateMigrations + [followedFeed, requiredChange, faceCredentials, templates, testNumbers, safeList])
 }

@@ -24,6 +24,8 @@ public final class PostgresVerificationStore: VerificationStore {
     let keptTemplates = KeptPerApplication<[MessageTemplate]>()
     /// Applications' test numbers, kept a second: every start looks its number up in them.
     let keptTestNumbers = KeptPerApplication<[TestNumber]>()
+    /// Applications' safe lists, kept a second: every start looks its number up in them.
+    let keptSafeLists = KeptPerApplication<[SafeListEntry]>()
 
     /// `url` is `postgres://USER@HOST:PORT/DATABASE` (any form libpq reads). Nothing
     /// connects until the first call, and a connection opens only when every open one is

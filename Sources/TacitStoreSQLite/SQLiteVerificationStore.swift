@@ -15,6 +15,8 @@ public final class SQLiteVerificationStore: VerificationStore {
     let keptTemplates = KeptPerApplication<[MessageTemplate]>()
     /// Applications' test numbers, kept a second: every start looks its number up in them.
     let keptTestNumbers = KeptPerApplication<[TestNumber]>()
+    /// Applications' safe lists, kept a second: every start looks its number up in them.
+    let keptSafeLists = KeptPerApplication<[SafeListEntry]>()
 
     /// `protection` may be set after opening (the keys live in the store's own settings).
     public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws {

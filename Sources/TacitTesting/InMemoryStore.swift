@@ -37,6 +37,8 @@ public final class InMemoryStore: VerificationStore {
     let messageTemplates = Mutex<[MessageTemplate]>([])
     /// Applications' test numbers (see `InMemoryStore+TestNumbers.swift`).
     let heldTestNumbers = Mutex<[TestNumber]>([])
+    /// Applications' safe lists (see `InMemoryStore+SafeList.swift`).
+    let heldSafeList = Mutex<[SafeListEntry]>([])
 
     public init() {}
 

@@ -37,6 +37,7 @@ struct ApplicationMigrationTests {
             DROP TABLE message_templates;
             DELETE FROM schema_migrations WHERE name LIKE 'templates_%';
             DROP TABLE test_numbers;
+            DROP TABLE safe_list;
             DELETE FROM schema_migrations WHERE name LIKE 'fraud_%';
             """)
     }

@@ -6,6 +6,10 @@ struct StartRequest: Equatable, Sendable {
     var phoneNumber: String
     var country: String?
     var options: VerificationOptions
+    /// The end user's address (`device_ip`), canonical; nil when the backend sent none.
+    var deviceIP: String?
+    /// `"risk_check": "disable"`: the start skips the automatic rules (docs/fraud.md#safe-list-and-risk_check).
+    var riskCheckDisabled = false
 
     /// Reads the body's fields from `json`, refusing with every problem found.
     init(_ json: JSONRequest) throws(APIProblem) {
@@ -23,6 +27,14 @@ struct StartRequest: Equatable, Sendable {
         if let locale = json.string("locale") { options.locale = locale }
         options.clientRef = json.string("client_ref")
         if let simSwap = json.object("sim_swap") { options.simSwap = Self.simSwap(simSwap, &json) }
+        if let address = json.string("device_ip") {
+            deviceIP = DeviceAddress.normalized(address)
+            if deviceIP == nil { json.problem("device_ip", "must be an IPv4 or IPv6 address") }
+        }
+        if let check = json.string("risk_check") {
+            if !["enable", "disable"].contains(check) { json.problem("risk_check", "must be enable or disable") }
+            riskCheckDisabled = check == "disable"
+        }
         if let country, !Self.isRegionCode(country) {
             json.problem("country", "must be a two-letter ISO 3166 region code")
         }

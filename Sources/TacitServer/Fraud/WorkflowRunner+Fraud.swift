@@ -4,13 +4,15 @@ import TacitStore
 
 /// The fraud rules a start meets in the runner, whichever API made it (docs/fraud.md): the
 /// number's line type, read when the route parsed it, and the application's test numbers,
-/// read from the store's copy kept for a second, so a create gains no store read.
+/// read from the store's copy kept for a second, so a create gains no store read; and the
+/// start guard's bypass of the automatic rules, if any, as a `fraud:bypassed` event.
 extension WorkflowRunner {
     /// Refuses a start its line can't take, marks a test number's start (its fixed code, sealed,
     /// then every code step takes it and nothing is sent), and puts both on the start's first event.
     func applyFraudRules(_ draft: inout Verification, noting events: inout [EventDraft]) async throws {
         if let refusal = LineTypeRules.workflowRefusal(draft) { throw refusal }
         if let lineType = draft.lineType, !events.isEmpty { events[0].data["line_type"] = .text(lineType) }
+        if let bypass = FraudBypass.current, !events.isEmpty { events.append(bypass.event) }
         guard let test = try await activeTestNumber(for: draft) else { return }
         // A code sealed under a key the ring no longer has can't be used: the number is an ordinary one.
         guard let code = try? secrets.fieldProtection.open(test.sealedCode) else { return }

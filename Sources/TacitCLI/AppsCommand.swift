@@ -20,6 +20,8 @@ enum AppsCommand: Command {
                tacit apps test-numbers add ID NUMBER --code CODE [--expires 30d] [STORE]
                tacit apps test-numbers list ID [STORE]
                tacit apps test-numbers remove ID NUMBER [STORE]
+               tacit apps safe-list add|remove ID NUMBER|PREFIX* [STORE]
+               tacit apps safe-list list ID [STORE]
 
         STORE: [--db PATH | --database-url URL] [--key-file PATH] [--secret SECRET]
                [--old-secrets "A B"] [--config FILE]
@@ -35,6 +37,8 @@ enum AppsCommand: Command {
         {{app_hash}} and {{origin}}; list shows each SMS's encoding and segments.
         test-numbers are numbers whose starts send nothing and take the fixed code (for App
         Store review and CI); the code is sealed with the master key and never shown again.
+        safe-list names numbers, and prefixes ending in * (+4477*), whose starts skip the
+        automatic fraud rules; the line-type refusal and per-number limits still apply.
         """
 
     static let name = "apps"
@@ -49,7 +53,7 @@ enum AppsCommand: Command {
 
     static func run(_ parsed: Arguments, _ context: CommandContext) async throws -> Int32 {
         guard let action = parsed.positional.first,
-              ["create", "list", "revoke", "set", "templates", "test-numbers"].contains(action) else {
+              ["create", "list", "revoke", "set", "templates", "test-numbers", "safe-list"].contains(action) else {
             let problem = parsed.positional.first.map { "unknown apps command \($0)" } ?? "no apps command given"
             throw Arguments.UsageError(message: problem)
         }
@@ -64,6 +68,7 @@ enum AppsCommand: Command {
             case "list": return try await list(manager, context)
             case "revoke": return try await revoke(manager, id: rest[0], context)
             case "templates": return try await AppsTemplatesCommand.run(database, parsed, context)
+            case "safe-list": return try await AppsSafeListCommand.run(database, parsed, context)
             case "test-numbers":
                 return try await AppsTestNumbersCommand.run(database, parsed, configuration: configuration, context)
             default:
@@ -98,6 +103,14 @@ enum AppsCommand: Command {
             }
             if parsed.has("json") { return "--json goes with create" }
             return AppsTestNumbersCommand.misuse(parsed)
+        }
+        if action == "safe-list" {
+            if let other = settingFlags.union(["name"]).union(AppsTemplatesCommand.flags)
+                .union(AppsTestNumbersCommand.flags).sorted().first(where: { parsed.value($0) != nil }) {
+                return "safe-list takes no --\(other)"
+            }
+            if parsed.has("json") { return "--json goes with create" }
+            return AppsSafeListCommand.misuse(parsed)
         }
         if let flag = AppsTestNumbersCommand.flags.sorted().first(where: { parsed.value($0) != nil }) {
             return "--\(flag) goes with test-numbers"

@@ -33,7 +33,8 @@ struct FraudBypassTests {
             let client = calls.client.bearer(calls.apiKey)
             let device = ["device_ip": "203.0.113.7"]
             for index in 0..<2 {
-                #expect(try await client.start(Self.number(index), channels: ["sms"], extra: device).reply.status == 202)
+                let reply = try await client.start(Self.number(index), channels: ["sms"], extra: device).reply
+                #expect(reply.status == 202)
             }
             #expect(try await client.start(Self.number(2), channels: ["sms"], extra: device).reply.status == 429)
             let trusted = device.merging(["risk_check": "disable"]) { $1 }

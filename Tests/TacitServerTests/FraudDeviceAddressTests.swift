@@ -71,7 +71,8 @@ struct FraudDeviceAddressTests {
         try await TestApplication.test(.inProcess) { app, client in
             let reply = try await client.start(Self.number(0), extra: ["device_ip": device]).reply
             #expect(reply.status == 422, "\(reply.text)")
-            let names = (reply.json["invalid_parameters"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            let problems = reply.json["invalid_parameters"] as? [[String: Any]] ?? []
+            let names = problems.compactMap { $0["name"] as? String }
             #expect(names == ["device_ip"])
             let calls = try await TwilioCalls.make(app, client)
             let twilio = try await calls.post(calls.service + "/Verifications",

@@ -59,9 +59,10 @@ struct StartGuard: Sendable {
             if bypass != nil {
                 bypass?.rules.append("address_limit")
             } else {
+                let detail = "Too many verifications were started from this address; retry later."
                 try await refuse("address_limit") {
                     try await limiter.spend("start-address", address, configuration.verificationsPerAddress, at: now,
-                                            detail: "Too many verifications were started from this address; retry later.")
+                                            detail: detail)
                 }
             }
         }

@@ -68,7 +68,7 @@ public struct StartSubmission: Sendable {
         self.riskCheckDisabled = riskCheckDisabled
     }
 
-    /// A face's start of a verification of an address alone (the Twilio face's email
+    /// A start of a verification of an address alone (a face's email
     /// channel): the guard limits it by its normalized, valid address as it does a number.
     public init(address: String, deviceIP: String? = nil, riskCheckDisabled: Bool = false) {
         request = .failure(.unavailable)

@@ -38,29 +38,14 @@ public enum MessageText {
     /// reader's screen reader pick the voice.
     public static func emailHTML(_ text: String, code: String, language: String) -> String {
         let paragraphs = text.split(separator: "\n").map { line -> String in
-            var escaped = escapeHTML(String(line))
+            var escaped = MarkupText.escaped(String(line))
             if !code.isEmpty, let range = escaped.range(of: code, options: .backwards) {
                 escaped.replaceSubrange(range, with: "<strong>\(code)</strong>")
             }
             return "<p>\(escaped)</p>"
         }
-        return "<!DOCTYPE html>\n<html lang=\"\(escapeHTML(language))\"><head><meta charset=\"utf-8\"></head>"
+        return "<!DOCTYPE html>\n<html lang=\"\(MarkupText.escaped(language))\"><head><meta charset=\"utf-8\"></head>"
             + "<body>\n\(paragraphs.joined(separator: "\n"))\n</body></html>\n"
-    }
-
-    static func escapeHTML(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 
     /// How the SMS for a code of `length` digits travels: its alphabet and parts. Every

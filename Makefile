@@ -7,7 +7,7 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libphonenumber-dev libjemalloc-dev
+BUILD_PACKAGES := libmicrohttpd-dev libsqlite3-dev libpq-dev libssl-dev libphonenumber-dev libjemalloc-dev libcurl4
 TEST_PACKAGES := chromium chromium-driver python3-venv sqlite3 postgresql-15 haproxy wrk openssl
 VENV := .build/venv
 SWIFT_TEST_FLAGS ?=

@@ -23,6 +23,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]
         ),
 
+        // libcurl's SMTP client through one C function (its setopt is variadic). Linked by the
+        // library's soname: Debian's runtime package, which the toolchain's URLSession already
+        // loads, ships no unversioned link name.
+        .target(name: "CCurlSMTP", linkerSettings: [.linkedLibrary(":libcurl.so.4")]),
+
         // Pure domain: no I/O, no C.
         .target(name: "TacitCore"),
         .target(name: "TacitCrypto", dependencies: ["CCrypto"]),
@@ -73,6 +78,9 @@ let package = Package(
         // CAMARA Number Verification (silent auth) and SIM Swap (CIBA) at any operator or aggregator.
         .target(name: "TacitProvidersCAMARA",
                 dependencies: ["TacitCore", "TacitCrypto", "TacitHTTP", "TacitProviderKit", "CCrypto"]),
+        // Email codes through any SMTP server (STARTTLS, AUTH) over libcurl, on the kit.
+        .target(name: "TacitProvidersSMTP",
+                dependencies: ["TacitCore", "TacitCrypto", "TacitProviderKit", "CCurlSMTP"]),
         // URLSession calls whose cancellation can't deadlock, for the SDK and the server alike.
         .target(name: "TacitNetworking"),
         .target(name: "TacitKit", dependencies: ["TacitNetworking", .target(name: "CSSL", condition: .when(platforms: [.linux]))]),
@@ -82,7 +90,7 @@ let package = Package(
             name: "TacitCLI",
             dependencies: [
                 "TacitNetworking", "TacitCore", "TacitServer", "TacitFaceVonage", "TacitFaceTwilio", "TacitProvidersDev", "TacitProvidersTwilio",
-                "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit", "TacitOperator",
+                "TacitProvidersVonage", "TacitProvidersSMPP", "TacitProvidersSMTP", "TacitProvidersTruID", "TacitProvidersCAMARA", "TacitKit", "TacitOperator",
                 "TacitStore", "TacitStoreSQLite", "TacitStorePostgres", "TacitCrypto", "TacitHTTP", "TacitProviderKit",
             ]
         ),
@@ -135,6 +143,8 @@ let package = Package(
         .testTarget(name: "TacitProvidersSMPPTests",
                     dependencies: ["TacitProvidersSMPP", "TacitProviderKit", "TacitServer", "TacitCore", "TacitStore",
                                    "TacitTesting"]),
+        .testTarget(name: "TacitProvidersSMTPTests",
+                    dependencies: ["TacitProvidersSMTP", "TacitProviderKit", "TacitCore", "TacitTesting"]),
         .testTarget(name: "TacitProvidersCAMARATests",
                     dependencies: ["TacitProvidersCAMARA", "TacitProviderKit", "TacitServer", "TacitCore",
                                    "TacitCrypto", "TacitTesting", "TacitOperator", "TacitKit"]),

@@ -11,8 +11,17 @@ enum AppsCommand: Command {
                tacit apps list [STORE]
                tacit apps revoke ID [STORE]
                tacit apps set ID [--brand B] [--code-length N] [--channel-timeout S]
+                                 [--sms-app-hash HASH] [--sms-origin DOMAIN]
                                  [--vonage-callback-url URL] [--vonage-signature-secret S]
                                  [--vonage-public-key FILE] [STORE]
+               tacit apps templates set ID --channel C --locale L [--subject S] TEXT [STORE]
+               tacit apps templates list ID [STORE]
+               tacit apps templates delete ID --channel C --locale L [STORE]
+               tacit apps test-numbers add ID NUMBER --code CODE [--expires 30d] [STORE]
+               tacit apps test-numbers list ID [STORE]
+               tacit apps test-numbers remove ID NUMBER [STORE]
+               tacit apps safe-list add|remove ID NUMBER|PREFIX* [STORE]
+               tacit apps safe-list list ID [STORE]
 
         STORE: [--db PATH | --database-url URL] [--key-file PATH] [--secret SECRET]
                [--old-secrets "A B"] [--config FILE]
@@ -22,17 +31,29 @@ enum AppsCommand: Command {
         application_id, api_key and api_secret, and Twilio-style account_sid, auth_token and
         service_sid. revoke stops every credential of the application at once, in running
         servers too. set changes the defaults of the application's starts and what the
-        drop-in faces use; the signature secret is sealed with the master key.
+        drop-in faces use; the signature secret is sealed with the master key; an empty
+        --sms-app-hash or --sms-origin removes it. templates word the application's code
+        messages per channel and locale with {{code}}, {{brand}}, {{minutes}} and, for sms,
+        {{app_hash}} and {{origin}}; list shows each SMS's encoding and segments.
+        test-numbers are numbers whose starts send nothing and take the fixed code (for App
+        Store review and CI); the code is sealed with the master key and never shown again.
+        safe-list names numbers, and prefixes ending in * (+4477*), whose starts skip the
+        automatic fraud rules; the line-type refusal and per-number limits still apply.
         """
 
     static let name = "apps"
     /// The application's own settings, then every face's.
-    static let settingFlags = Set(["brand", "code-length", "channel-timeout"] + DropInFaces.settings.map(\.option))
-    static var valued: Set<String> { KeysCommand.storeFlags.union(settingFlags).union(["name"]) }
+    static let settingFlags = Set(["brand", "code-length", "channel-timeout", "sms-app-hash", "sms-origin"]
+                                  + DropInFaces.settings.map(\.option))
+    static var valued: Set<String> {
+        KeysCommand.storeFlags.union(settingFlags).union(["name"]).union(AppsTemplatesCommand.flags)
+            .union(AppsTestNumbersCommand.flags)
+    }
     static let flags: Set<String> = ["json"]
 
     static func run(_ parsed: Arguments, _ context: CommandContext) async throws -> Int32 {
-        guard let action = parsed.positional.first, ["create", "list", "revoke", "set"].contains(action) else {
+        guard let action = parsed.positional.first,
+              ["create", "list", "revoke", "set", "templates", "test-numbers", "safe-list"].contains(action) else {
             let problem = parsed.positional.first.map { "unknown apps command \($0)" } ?? "no apps command given"
             throw Arguments.UsageError(message: problem)
         }
@@ -46,6 +67,10 @@ enum AppsCommand: Command {
             case "create": return try await create(manager, parsed, context)
             case "list": return try await list(manager, context)
             case "revoke": return try await revoke(manager, id: rest[0], context)
+            case "templates": return try await AppsTemplatesCommand.run(database, parsed, context)
+            case "safe-list": return try await AppsSafeListCommand.run(database, parsed, context)
+            case "test-numbers":
+                return try await AppsTestNumbersCommand.run(database, parsed, configuration: configuration, context)
             default:
                 return try await AppsSetCommand.run(manager, id: rest[0], parsed, configuration: configuration,
                                                     store: database, context)
@@ -63,6 +88,34 @@ enum AppsCommand: Command {
 
     /// What is wrong with how `action` was called, if anything.
     private static func misuse(_ action: String, _ parsed: Arguments) -> String? {
+        let templateFlags = AppsTemplatesCommand.flags.filter { parsed.value($0) != nil }
+        if action == "templates" {
+            if let other = settingFlags.union(["name"]).sorted().first(where: { parsed.value($0) != nil }) {
+                return "templates takes no --\(other)"
+            }
+            if parsed.has("json") { return "--json goes with create" }
+            return AppsTemplatesCommand.misuse(parsed)
+        }
+        if action == "test-numbers" {
+            if let other = settingFlags.union(["name"]).union(AppsTemplatesCommand.flags).sorted()
+                .first(where: { parsed.value($0) != nil }) {
+                return "test-numbers takes no --\(other)"
+            }
+            if parsed.has("json") { return "--json goes with create" }
+            return AppsTestNumbersCommand.misuse(parsed)
+        }
+        if action == "safe-list" {
+            if let other = settingFlags.union(["name"]).union(AppsTemplatesCommand.flags)
+                .union(AppsTestNumbersCommand.flags).sorted().first(where: { parsed.value($0) != nil }) {
+                return "safe-list takes no --\(other)"
+            }
+            if parsed.has("json") { return "--json goes with create" }
+            return AppsSafeListCommand.misuse(parsed)
+        }
+        if let flag = AppsTestNumbersCommand.flags.sorted().first(where: { parsed.value($0) != nil }) {
+            return "--\(flag) goes with test-numbers"
+        }
+        if let flag = templateFlags.sorted().first { return "--\(flag) goes with templates" }
         let rest = parsed.positional.dropFirst()
         let needsID = action == "revoke" || action == "set"
         if rest.count != (needsID ? 1 : 0) {
@@ -101,7 +154,8 @@ enum AppsCommand: Command {
 
     private static func list(_ manager: ApplicationManager, _ context: CommandContext) async throws -> Int32 {
         let keyed = DropInFaces.all.filter { face in face.settings.contains(where: \.valueFromFile) }
-        let header = ["ID", "NAME", "CREATED", "REVOKED", "BRAND", "CODE LENGTH", "CHANNEL TIMEOUT"]
+        let header = ["ID", "NAME", "CREATED", "REVOKED", "BRAND", "CODE LENGTH", "CHANNEL TIMEOUT", "SMS APP HASH",
+                      "SMS ORIGIN"]
             + keyed.map { "\($0.name.uppercased()) KEY" }
         context.print(header.joined(separator: "\t"))
         for application in try await manager.list() {
@@ -110,7 +164,7 @@ enum AppsCommand: Command {
                 date.map { ISO8601DateFormatter().string(from: $0) } ?? "-"
             }
             var fields = [s.brand ?? "-", s.codeLength.map(String.init) ?? "-",
-                          s.channelTimeout.map(String.init) ?? "-"]
+                          s.channelTimeout.map(String.init) ?? "-", s.smsAppHash ?? "-", s.smsOrigin ?? "-"]
             for face in keyed {
                 let records = try await manager.faceRecords(of: application.id, face: face.name)
                 let key = face.settings.first(where: \.valueFromFile).flatMap { records.named($0.name) }

@@ -12,6 +12,8 @@ enum AppsSetCommand {
         change.brand = parsed.value("brand")
         change.codeLength = try parsed.value("code-length").map { try integer($0, flag: "code-length") }
         change.channelTimeout = try parsed.value("channel-timeout").map { try integer($0, flag: "channel-timeout") }
+        change.smsAppHash = parsed.value("sms-app-hash")
+        change.smsOrigin = parsed.value("sms-origin")
         change = try faceSettings(parsed, into: change)
         let updated: Application?
         if change.needsSealing(DropInFaces.all) {

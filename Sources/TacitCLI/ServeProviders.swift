@@ -1,6 +1,7 @@
 import Foundation
 import TacitCore
 import TacitProvidersSMPP
+import TacitProvidersSMTP
 import TacitProvidersTruID
 import TacitProvidersTwilio
 import TacitProvidersVonage
@@ -11,7 +12,8 @@ import TacitServer
 /// is a `ProviderSetupError`, which `serve` prints as one line before exiting 2.
 enum ServeProviders {
     /// The `TACIT_<PROVIDER>_*` variables kept as provider settings, besides the routes and breaker.
-    static let settingPrefixes = ["TACIT_TWILIO_", "TACIT_VONAGE_", "TACIT_SMPP_", "TACIT_TRUID_", "TACIT_CAMARA_"]
+    static let settingPrefixes = ["TACIT_TWILIO_", "TACIT_VONAGE_", "TACIT_SMPP_", "TACIT_SMTP_", "TACIT_TRUID_",
+                                  "TACIT_CAMARA_"]
 
     /// The providers' signed status callbacks, each at its own path; each answers 404
     /// until its secret is set.
@@ -30,6 +32,7 @@ enum ServeProviders {
             try TwilioProvider.routed(settings, publicURL: configuration.publicURL, http: http),
             try VonageProvider.routed(settings, publicURL: configuration.publicURL, http: http),
             smpp?.provider,
+            try SMTPProvider.routed(settings),
         ].compactMap { $0 }
         if let session = smpp?.session { receiptSources.append(session) }
         return try ProviderRouter(providers: providers, routes: try settings.routes(),

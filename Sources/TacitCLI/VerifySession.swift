@@ -75,6 +75,7 @@ actor VerifySession {
             case .enteringSmsCode(let id): askForCode(entry, id, .sms)
             case .enteringVoiceCode(let id): askForCode(entry, id, .voice)
             case .enteringWhatsAppCode(let id): askForCode(entry, id, .whatsapp)
+            case .enteringEmailCode(let id): askForCode(entry, id, .email)
             default: break
             }
         }

@@ -18,6 +18,7 @@ enum VerifyTracker {
         case .sms: "SMS"
         case .voice: "VOICE"
         case .whatsapp: "WHATSAPP"
+        case .email: "EMAIL"
         }
     }
 

@@ -4,6 +4,8 @@ public enum Channel: String, Codable, Sendable, CaseIterable {
     case sms
     case voice
     case whatsapp
+    /// A code by email, to the address the step names rather than to the number.
+    case email
 
     /// Channels that deliver a one-time code the person types.
     public var sendsCode: Bool { self != .silentAuth }
@@ -15,6 +17,7 @@ public enum Channel: String, Codable, Sendable, CaseIterable {
         case .sms: return "SMS"
         case .voice: return "voice call"
         case .whatsapp: return "WhatsApp"
+        case .email: return "email"
         }
     }
 }

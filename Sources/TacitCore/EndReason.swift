@@ -22,6 +22,10 @@ public enum EndReason: Sendable, Hashable {
     case noProvider
     case rateLimited
     case destinationDenied
+    /// An SMS step to a fixed line, skipped for the workflow's voice step (docs/fraud.md#line-types).
+    case fixedLine
+    /// A silent step for a test number, which reaches no provider (docs/fraud.md#test-numbers).
+    case testNumber
     /// A reason only a sender or a provider's callback names (`provider_undeliverable`):
     /// kept as given, since the set of provider statuses is open.
     case other(String)
@@ -45,6 +49,8 @@ public enum EndReason: Sendable, Hashable {
         .noProvider: "no_provider",
         .rateLimited: "rate_limited",
         .destinationDenied: "destination_denied",
+        .fixedLine: "fixed_line",
+        .testNumber: "test_number",
     ]
 
     private static let byWireName = Dictionary(uniqueKeysWithValues: wireNames.map { ($1, $0) })

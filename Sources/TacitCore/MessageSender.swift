@@ -3,7 +3,7 @@ import Foundation
 /// A message that carries a one-time code to a phone.
 public struct OutboundMessage: Sendable, Equatable {
     public var channel: Channel
-    /// E.164.
+    /// E.164; for an email, the address.
     public var to: String
     /// The text shown (SMS, WhatsApp) or spoken (voice), already in the message's language.
     public var body: String
@@ -27,6 +27,10 @@ public struct OutboundMessage: Sendable, Equatable {
     public var idempotencyKey: String?
     /// The application that owns the verification, whose per-number send limit the message spends.
     public var applicationId: String?
+    /// An email's subject line, in the message's language; empty for every other channel.
+    public var subject: String = ""
+    /// An email's HTML part: `body` escaped and in paragraphs; empty for every other channel.
+    public var html: String = ""
 
     public init(channel: Channel, to: String, body: String, verificationId: String,
                 step: Int = 0, language: String = "en", locale: String = "en", voice: String = "",
@@ -49,8 +53,8 @@ public struct OutboundMessage: Sendable, Equatable {
     public var callbackReference: String { "\(verificationId):\(step)" }
 }
 
-/// The port every messaging provider implements: delivers codes by SMS, voice or
-/// WhatsApp. In `--dev` the virtual handset inbox is one more implementation.
+/// The port every messaging provider implements: delivers codes by SMS, voice,
+/// WhatsApp or email. In `--dev` the virtual handset inbox is one more implementation.
 public protocol MessageSender: Sendable {
     func send(_ message: OutboundMessage) async -> DeliveryResult
 }

@@ -54,8 +54,8 @@ public enum Redactor {
         return String(repeating: mask, count: code.count - 2) + code.suffix(2)
     }
 
-    /// Masks every run of 4 or more digits (a code or a number typed into free text)
-    /// and every token-shaped word.
+    /// Masks every run of 4 or more digits (a code or a number typed into free text),
+    /// every token-shaped word and every email address.
     public static func scrub(_ text: String) -> String {
         var digitRun = 0
         var needsMasking = false
@@ -63,7 +63,7 @@ public enum Redactor {
             digitRun = (48...57).contains(byte) ? digitRun + 1 : 0
             if digitRun >= 4 { needsMasking = true; break }
         }
-        guard needsMasking else { return scrubTokens(text) }
+        guard needsMasking else { return scrubAddresses(scrubTokens(text)) }
         // Works on UTF-8 bytes: digits and "+" are ASCII, everything else is copied as is.
         let maskBytes = Array(mask.utf8)
         var output: [UInt8] = []
@@ -95,7 +95,7 @@ public enum Redactor {
             }
         }
         if !run.isEmpty { flush() }
-        return scrubTokens(String(decoding: output, as: UTF8.self))
+        return scrubAddresses(scrubTokens(String(decoding: output, as: UTF8.self)))
     }
 
     static let tokenPrefixes = ["ct_", "sa_", "tk_", "whsec_", "cu_", "sk_"]

@@ -11,7 +11,7 @@ public enum SilentFailure: Sendable, Equatable, CaseIterable {
     case integrity
     case unavailable
     /// The provider refused the submitted code and allows no other attempt at its check
-    /// (Vonage Verify's one silent attempt): the step ends as its attempts ran out.
+    /// (a silent provider that allows one attempt): the step ends as its attempts ran out.
     case wrongCode
 
     public var endReason: EndReason {

@@ -4,8 +4,11 @@ import Foundation
 /// the code and the client token only as keyed hashes.
 public struct Verification: Sendable, Equatable {
     public var id: String
-    /// E.164. Kept in memory only; stores persist it sealed.
+    /// E.164. Kept in memory only; stores persist it sealed. Empty for a verification of an
+    /// address alone (a face's email channel): `contact` is then its address.
     public var phoneNumber: String
+    /// The address an email step sends to; like the number, kept sealed by stores.
+    public var emailAddress: String?
     public var brand: String
     /// The locale its messages are written in: as the start asked for it, or chosen from
     /// the number's region when it asked for none (docs/locales.md).
@@ -14,6 +17,8 @@ public struct Verification: Sendable, Equatable {
     /// `default`; nil for a verification stored before locales were chosen.
     public var localeSource: String?
     public var clientRef: String?
+    /// The SMS Retriever hash this start gave, which replaces its application's.
+    public var smsAppHash: String?
     public var codeLength: Int
     public var channelTimeout: Int
     public var simSwap: SimSwapPolicy?
@@ -42,6 +47,12 @@ public struct Verification: Sendable, Equatable {
     public var numberPrefix: String?
     /// The code messages providers accepted, with their prices where known.
     public var acceptedSends: [AcceptedSend] = []
+    /// The number's kind of line as its start read it from libphonenumber (`mobile`, `fixed_line`,
+    /// docs/fraud.md#line-types); nil when no start read it.
+    public var lineType: String?
+    /// A test number's fixed code, sealed with the server's keys (docs/fraud.md#test-numbers):
+    /// every code step of the verification takes it and nothing is sent. nil for any other number.
+    public var sealedTestCode: [UInt8]?
 
     /// The application that keys made before applications existed belong to.
     public static let defaultApplication = "default"
@@ -60,9 +71,11 @@ public struct Verification: Sendable, Equatable {
         self.brand = options.brand
         self.locale = options.locale
         self.clientRef = options.clientRef
+        self.smsAppHash = options.smsAppHash
         self.codeLength = options.codeLength
         self.channelTimeout = options.channelTimeout
         self.simSwap = options.simSwap
+        self.emailAddress = options.emailAddress
         self.workflow = options.workflow.map { WorkflowStep(channel: $0) }
         self.state = state
         self.failedAttempts = 0
@@ -72,6 +85,10 @@ public struct Verification: Sendable, Equatable {
         self.endedAt = nil
         self.lastSeq = 0
     }
+
+    /// Whom the verification is for, as stores find its pending one and limits count it:
+    /// its number, or the address of a verification of an address alone.
+    public var contact: String { phoneNumber.isEmpty ? emailAddress ?? "" : phoneNumber }
 
     public var status: VerificationStatus { state.status }
     /// The index of the step being tried now, if any.

@@ -14,6 +14,11 @@ public struct VerificationOptions: Sendable, Equatable {
     public var locale: String
     public var clientRef: String?
     public var simSwap: SimSwapPolicy?
+    /// The Android SMS Retriever hash a start gave for its SMS (a face's own field for it,
+    /// docs/compatible-apis.md); it replaces the application's (docs/locales.md#autofill).
+    public var smsAppHash: String?
+    /// Where an email step sends its code (docs/api.md#email-steps); nil without one.
+    public var emailAddress: String?
 
     public init(
         workflow: [Channel] = VerificationOptions.defaultWorkflow, codeLength: Int = 6,
@@ -38,6 +43,15 @@ public struct VerificationOptions: Sendable, Equatable {
             found.append(.init(name: "workflow", reason: "a channel may appear only once"))
         } else if workflow.dropFirst().contains(.silentAuth) {
             found.append(.init(name: "workflow", reason: "silent_auth may only be the first step"))
+        }
+        if let step = workflow.firstIndex(of: .email) {
+            if let emailAddress {
+                if let reason = EmailAddress.problem(emailAddress) {
+                    found.append(.init(name: "workflow[\(step)].to", reason: reason))
+                }
+            } else {
+                found.append(.init(name: "workflow[\(step)].to", reason: "is required for an email step"))
+            }
         }
         if !Self.codeLengthRange.contains(codeLength) {
             found.append(.init(name: "code_length", reason: "must be between 4 and 10"))

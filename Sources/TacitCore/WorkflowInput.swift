@@ -27,6 +27,10 @@ public enum WorkflowInput: Sendable, Equatable {
     /// consumed at once). `simChanged` is the provider's SIM-change signal: it sets
     /// `risk.sim_swapped`, and with a `block` policy a changed SIM fails the verification instead.
     case providerMatched(step: Int, hash: [UInt8], simChanged: Bool?)
+    /// The active `step` can't reach the person (an SMS step to a fixed line, a silent step for a
+    /// test number): it ends as skipped with `reason` and the next step starts, as `.next` would,
+    /// or the verification fails when it was the last.
+    case unreachable(step: Int, reason: EndReason)
     /// The caller asked to skip to the next step.
     case next
     case cancel

@@ -41,6 +41,8 @@ public struct WorkflowMachine {
             case .silentCheckIssued(let reference): recordSilentCheck(reference)
             case .providerMatched(let step, let hash, let simChanged):
                 providerMatched(step: step, hash: hash, simChanged: simChanged)
+            case .unreachable(let step, let reason):
+                if activeStep(step) != nil { fail(step: step, status: .failed, reason: reason, label: .skipped) }
             case .next: try skip()
             case .cancel: try cancel()
             case .resend(let channel): try resend(on: channel)
@@ -63,7 +65,7 @@ public struct WorkflowMachine {
         }
         let v = verification
         emit(.started(workflow: v.workflow.map(\.channel), channelTimeout: v.channelTimeout,
-                      codeLength: v.codeLength, phoneNumber: v.phoneNumber))
+                      codeLength: v.codeLength, phoneNumber: v.contact))
         if let policy = verification.simSwap, let simSwapped {
             verification.risk.simSwapped = simSwapped
             emit(.simSwapChecked(swapped: simSwapped, policy: policy))

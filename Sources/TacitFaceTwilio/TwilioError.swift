@@ -65,6 +65,8 @@ extension TwilioError {
                                                   message: "SMS is not supported by landline phone number")
     static let destinationDenied = TwilioError(status: 403, code: 60605,
                                                message: "Verification delivery attempt blocked")
+    /// Fraud protection refused the number (docs/fraud.md), as Fraud Guard answers.
+    static let fraudBlocked = TwilioError(status: 403, code: 60410, message: "Verification delivery attempt blocked")
     static let snaPending = TwilioError(status: 400, code: 60519, message: "SNA Verification Result Pending")
     static let methodNotAllowed = TwilioError(status: 405, code: 20004, message: "Method not allowed")
     static let unavailable = TwilioError(status: 503, code: 20503, message: "Service unavailable")
@@ -89,6 +91,9 @@ extension TwilioError {
             self = .tooManyRequests
             if let retry = problem.retryAfter { headers = [("Retry-After", String(retry))] }
         case 403 where problem.type == "destination-denied": self = .destinationDenied
+        case 403 where problem.type == "fraud-blocked": self = .fraudBlocked
+        // The one 422 about a number this face doesn't find itself: a fixed line with no voice step.
+        case 422 where problem.type == "invalid-phone-number": self = .landlineNotSupported
         case 400..<500: self = TwilioError(status: 400, code: 60200, message: "Invalid parameter")
         default: self = .unavailable
         }

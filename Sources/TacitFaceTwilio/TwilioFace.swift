@@ -91,7 +91,7 @@ extension UInt8 {
 
 /// Twilio's channel names onto Tacit's steps: `call` is a voice call, `sna` the silent step.
 enum TwilioChannel: String, Sendable, CaseIterable {
-    case sms, call, whatsapp, sna
+    case sms, call, whatsapp, sna, email
 
     var channel: Channel {
         switch self {
@@ -99,6 +99,7 @@ enum TwilioChannel: String, Sendable, CaseIterable {
         case .call: .voice
         case .whatsapp: .whatsapp
         case .sna: .silentAuth
+        case .email: .email
         }
     }
 
@@ -108,6 +109,7 @@ enum TwilioChannel: String, Sendable, CaseIterable {
         case .voice: self = .call
         case .whatsapp: self = .whatsapp
         case .silentAuth: self = .sna
+        case .email: self = .email
         }
     }
 }

@@ -8,7 +8,8 @@ import TacitStore
 extension TwilioRoutes {
     /// The verification a VerificationCheck is about, for the failed-check guard and the
     /// route alike: `VerificationSid` when the application owns it, else the application's
-    /// pending verification of `To`. nil when there is none (the route then answers 404).
+    /// pending verification of `To`, a number or an address. nil when there is none (the
+    /// route then answers 404).
     func locateCheck(_ request: HTTPRequest) async throws -> String? {
         guard let application = ActingApplication.id, let form = TwilioForm(body: request.body) else { return nil }
         if let sid = form["VerificationSid"] {
@@ -17,13 +18,20 @@ extension TwilioRoutes {
                   try await store.recentVerification(id: sid)?.face == TwilioFace.name else { return nil }
             return sid
         }
-        guard let to = form["To"], let number = try? phones.parse(to, allowVirtualRange: allowVirtualRange),
+        guard let to = form["To"], let contact = contact(to),
               let pending = try await (store as? any ApplicationStore)?.pendingVerification(
-                  phoneNumber: number.e164, application: application) else { return nil }
+                  contact: contact, application: application) else { return nil }
         // Only a verification this face started is checked here: another API's is not Twilio's to show.
         guard TwilioFace.isVerificationSid(pending),
               try await store.verification(id: pending)?.face == TwilioFace.name else { return nil }
         return pending
+    }
+
+    /// What a check's `To` is keyed by (`Verification.contact`): the number's E.164 form, or
+    /// the normalized address an email verification was started for.
+    private func contact(_ to: String) -> String? {
+        if let number = try? phones.parse(to, allowVirtualRange: allowVirtualRange) { return number.e164 }
+        return EmailAddress.problem(to) == nil ? EmailAddress.normalized(to) : nil
     }
 
     /// `POST …/VerificationCheck`: a right code answers `approved`, a wrong one `pending`,

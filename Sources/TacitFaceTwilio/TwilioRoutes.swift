@@ -32,25 +32,25 @@ struct TwilioRoutes: Sendable {
         }
     }
 
-    /// The form, parsed for the start guard: only its number matters there.
+    /// The form, parsed for the start guard: only its number or address matters there.
     func readStart(_ request: HTTPRequest) -> StartSubmission {
         StartSubmission(twilio: TwilioStart.read(request.body, phones: phones, allowVirtualRange: allowVirtualRange))
     }
 
-    /// Starts a verification, or, while the application has one pending for the number,
-    /// sends again on the channel named now (Twilio keeps one verification per number).
-    /// Of two starts racing for a number, one creates and the other re-sends.
+    /// Starts a verification, or, while the application has one pending for the number (or,
+    /// by email, the address), sends again on the channel named now (Twilio keeps one
+    /// verification per `To`). Of two starts racing for a number, one creates and the other re-sends.
     func create(_ request: HTTPRequest, _ submission: StartSubmission) async throws -> HTTPResponse {
         await Self.answering(request) {
             let start = try TwilioStart.read(request.body, phones: phones, allowVirtualRange: allowVirtualRange).get()
             let account = try await account(request)
-            if let pending = try await pendingVerification(start.number, account) {
+            if let pending = try await pendingVerification(start.contact, account) {
                 return try await resend(try Self.own(pending), start, account)
             }
             do {
                 return try await begin(start, account)
             } catch let error as StoreError where error == .concurrentVerification {
-                guard let pending = try await pendingVerification(start.number, account) else {
+                guard let pending = try await pendingVerification(start.contact, account) else {
                     throw TwilioError.unavailable
                 }
                 return try await resend(try Self.own(pending), start, account)
@@ -61,18 +61,24 @@ struct TwilioRoutes: Sendable {
     private func begin(_ start: TwilioStart, _ account: TwilioAccount) async throws -> HTTPResponse {
         let options = try await options(for: start, application: account.applicationId)
         let id = ids.make()
+        var number = "", contactData: (key: String, value: EventValue)
+        switch start.recipient {
+        case .number(let parsed): (number, contactData) = (parsed.e164, ("phone_number", .phone(parsed.e164)))
+        case .address(let address): contactData = ("email", .text(EmailAddress.redacted(address)))
+        }
         // The face hands out no client token (Twilio's devices hold none); the hash of one
         // nobody keeps fills the slot, so no token opens this verification's device routes.
-        var draft = Verification(id: id, phoneNumber: start.number.e164, options: options,
+        var draft = Verification(id: id, phoneNumber: number, options: options,
                                  clientTokenHash: try runner.secrets.tokenHash(ClientToken.make(for: id)),
                                  createdAt: runner.clock.now())
         draft.applicationId = account.applicationId
         draft.face = TwilioFace.name
+        if case .number(let parsed) = start.recipient { draft.lineType = parsed.lineType.rawValue }
         let event = EventDraft("api:create",
-                               note: "The app's backend asked Tacit to verify \(start.number.redacted) by "
+                               note: "The app's backend asked Tacit to verify \(start.redactedTo) by "
                                    + "\(start.channel.channel.spokenName) through the Twilio Verify face "
                                    + "(POST /v2/Services/{ServiceSid}/Verifications).",
-                               data: ["phone_number": .phone(start.number.e164), "face": .text(TwilioFace.name),
+                               data: [contactData.key: contactData.value, "face": .text(TwilioFace.name),
                                       "channel": .text(start.channel.rawValue)])
         let outcome = try await runner.create(draft, events: [event], idempotency: nil)
         let body = TwilioVerificationBody(verification: outcome.verification, account: account,
@@ -84,7 +90,7 @@ struct TwilioRoutes: Sendable {
     private func resend(_ id: String, _ start: TwilioStart, _ account: TwilioAccount) async throws -> HTTPResponse {
         let channel = start.channel.channel
         let event = EventDraft("api:resend", channel: channel,
-                               note: "The app asked again for \(start.number.redacted), so Tacit sends a new code by "
+                               note: "The app asked again for \(start.redactedTo), so Tacit sends a new code by "
                                    + "\(channel.spokenName) (Twilio Verify face).",
                                data: ["channel": .text(start.channel.rawValue)])
         let outcome = try await runner.transition(id, events: [event]) { machine in
@@ -103,15 +109,18 @@ struct TwilioRoutes: Sendable {
     private func options(for start: TwilioStart, application: String) async throws -> VerificationOptions {
         var options = VerificationOptions(workflow: [start.channel.channel], channelTimeout: TwilioFace.defaultTimeout)
         if let locale = start.locale { options.locale = locale }
+        options.smsAppHash = start.appHash
+        if case .address(let address) = start.recipient { options.emailAddress = address }
         // Twilio's body has none of these fields: they belong to the Service, which here is
         // the application.
         return try await ApplicationDefaults.of(application, in: store)?.fill(options) ?? options
     }
 
-    /// The application's pending verification of `number`, whichever API started it.
-    func pendingVerification(_ number: PhoneNumber, _ account: TwilioAccount) async throws -> Verification? {
+    /// The application's pending verification of `contact` (a number or an address),
+    /// whichever API started it.
+    func pendingVerification(_ contact: String, _ account: TwilioAccount) async throws -> Verification? {
         guard let id = try await (store as? any ApplicationStore)?.pendingVerification(
-            phoneNumber: number.e164, application: account.applicationId) else { return nil }
+            contact: contact, application: account.applicationId) else { return nil }
         return try await store.verification(id: id)
     }
 

@@ -61,7 +61,7 @@ struct TwilioVerificationBody {
         [
             "sid": .string(verification.id), "service_sid": .string(account.serviceSid),
             "account_sid": .string(account.accountSid),
-            "to": .string(verification.phoneNumber), "channel": .string(channel), "status": .string(status),
+            "to": .string(verification.contact), "channel": .string(channel), "status": .string(status),
             "valid": .bool(verification.status == .completed), "amount": .null, "payee": .null,
             "date_created": .string(TwilioFace.date(verification.createdAt)),
             "date_updated": .string(TwilioFace.date(dateUpdated)),

@@ -42,11 +42,10 @@ struct VonageFaceRoutes: Sendable {
         }
     }
 
-    /// What the start guard judges: the number the body's first channel goes to, parsed
-    /// even when another field is refused.
+    /// What the start guard judges: the number the body's first phone step goes to, else an
+    /// email-only workflow's address, read even when another field is refused.
     func readStart(_ request: HTTPRequest) -> StartSubmission {
-        StartSubmission(number: VonageStartRequest.number(in: request.body, phones: phones,
-                                                          allowVirtualRange: allowVirtualRange))
+        VonageStartRequest.submission(in: request.body, phones: phones, allowVirtualRange: allowVirtualRange)
     }
 
     func create(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -61,15 +60,20 @@ struct VonageFaceRoutes: Sendable {
         let options = defaults.map {
             $0.fill(start.options, given: ApplicationDefaults.fieldNames(in: request.body) ?? [])
         } ?? start.options
-        var draft = Verification(id: id, phoneNumber: start.number.e164, options: options,
+        var draft = Verification(id: id, phoneNumber: start.number?.e164 ?? "", options: options,
                                  clientTokenHash: try secrets.tokenHash(ClientToken.make(for: id)),
                                  createdAt: runner.clock.now())
         draft.applicationId = application
         draft.face = VonageFace.name
+        // A workflow of email steps alone verifies its address; it shows masked, as a number does.
+        let (shown, contact): (String, (key: String, value: EventValue)) = start.number.map {
+            ($0.redacted, ("phone_number", .phone($0.e164)))
+        } ?? (EmailAddress.redacted(start.contact), ("email", .text(EmailAddress.redacted(start.contact))))
+        draft.lineType = start.number?.lineType.rawValue
         let event = EventDraft("api:create",
-                               note: "The app's backend asked Tacit to verify \(start.number.redacted) "
+                               note: "The app's backend asked Tacit to verify \(shown) "
                                    + "through the Vonage Verify v2 face (POST /v2/verify).",
-                               data: ["phone_number": .phone(start.number.e164),
+                               data: [contact.key: contact.value,
                                       "client_ref": start.options.clientRef.map { .text($0) } ?? .null,
                                       "face": .text(draft.face)])
         let outcome: WorkflowRunner.Outcome<Void>
@@ -77,7 +81,7 @@ struct VonageFaceRoutes: Sendable {
             outcome = try await runner.create(draft, events: [event], idempotency: nil)
         } catch let error as StoreError where error == .concurrentVerification {
             let applications = store as? any ApplicationStore
-            let pending = try? await applications?.pendingVerification(phoneNumber: start.number.e164,
+            let pending = try? await applications?.pendingVerification(contact: start.contact,
                                                                        application: application)
             // The in-flight request_id only when this face started it: the face shows no
             // other API's id (docs/compatible-apis.md#one-face-one-id-form).

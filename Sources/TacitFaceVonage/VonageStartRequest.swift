@@ -10,7 +10,12 @@ import TacitServer
 /// once, by Vonage's field names, in a 422's `invalid_parameters`.
 struct VonageStartRequest: Sendable, Equatable {
     var options: VerificationOptions
-    var number: PhoneNumber
+    /// The number the phone steps go to; nil for a workflow of email steps alone, which
+    /// verifies its address (`options.emailAddress`), as Vonage's does.
+    var number: PhoneNumber?
+
+    /// What the verification is of: its number, else its address (`Verification.contact`).
+    var contact: String { number?.e164 ?? options.emailAddress ?? "" }
 
     static let defaultChannelTimeout = 180
     static let defaultCodeLength = 4
@@ -57,20 +62,33 @@ struct VonageStartRequest: Sendable, Equatable {
         let workflow = VonageWorkflow.read(fields["workflow"], into: &reader, phones: phones,
                                            allowVirtualRange: allowVirtualRange)
         options.workflow = workflow.channels
-        guard reader.problems.isEmpty, let number = workflow.number else {
+        options.smsAppHash = workflow.smsAppHash
+        options.emailAddress = workflow.emailAddress
+        guard reader.problems.isEmpty, workflow.number != nil || workflow.emailAddress != nil else {
             return .failure(.invalid(reader.problems.isEmpty
                                          ? [InvalidParameter(name: "workflow", reason: "is required")]
                                          : reader.problems))
         }
-        return .success(VonageStartRequest(options: options, number: number))
+        return .success(VonageStartRequest(options: options, number: workflow.number))
     }
 
-    /// The number the body names, parsed, for the start guard even when another field is
-    /// refused: a bad field never buys a free pass through the number's limits.
-    static func number(in body: [UInt8], phones: PhoneNumberParser, allowVirtualRange: Bool) -> PhoneNumber? {
-        guard case .object(let fields)? = try? JSONParser.parse(body), case .array(let steps)? = fields["workflow"],
-              case .object(let first)? = steps.first, case .string(let to)? = first["to"] else { return nil }
-        return VonageWorkflow.phone(to, phones: phones, allowVirtualRange: allowVirtualRange)
+    /// What the start guard judges, read even when another field is refused (a bad field
+    /// never buys a free pass through the limits): the number the first phone step goes
+    /// to, else for a workflow of email steps alone the first one's address when valid.
+    static func submission(in body: [UInt8], phones: PhoneNumberParser, allowVirtualRange: Bool) -> StartSubmission {
+        guard case .object(let fields)? = try? JSONParser.parse(body),
+              case .array(let steps)? = fields["workflow"] else { return StartSubmission(number: nil) }
+        var address: String?
+        for case .object(let step) in steps {
+            guard case .string(let to)? = step["to"] else { continue }
+            if case .string("email")? = step["channel"] {
+                if address == nil, EmailAddress.problem(to) == nil { address = EmailAddress.normalized(to) }
+                continue
+            }
+            let number = VonageWorkflow.phone(to, phones: phones, allowVirtualRange: allowVirtualRange)
+            return StartSubmission(number: number)
+        }
+        return address.map { StartSubmission(address: $0) } ?? StartSubmission(number: nil)
     }
 
     private static func isLocale(_ text: String) -> Bool {

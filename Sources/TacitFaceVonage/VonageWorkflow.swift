@@ -3,15 +3,20 @@ import TacitCore
 import TacitPhone
 import TacitServer
 
-/// A Vonage `workflow` array mapped onto Tacit's steps: `silent_auth`, `sms`, `voice`
-/// and `whatsapp` are Tacit's own channels; `email` and `rcs` Tacit doesn't have, and a
-/// 422 names them. Each step's own fields are checked as Vonage documents them; every
-/// step must go to the one number the verification is for.
+/// A Vonage `workflow` array mapped onto Tacit's steps: `silent_auth`, `sms`, `voice`,
+/// `whatsapp` and `email` are Tacit's own channels; `rcs` Tacit doesn't have, and a
+/// 422 names it. Each step's own fields are checked as Vonage documents them; every
+/// phone step must go to the one number the verification is for, an email step to an
+/// address (docs/compatible-apis.md).
 struct VonageWorkflow {
     var channels: [Channel] = []
     var number: PhoneNumber?
+    /// The sms step's `app_hash`: the SMS ends with it for Android's SMS Retriever.
+    var smsAppHash: String?
+    /// The email step's `to`, normalized.
+    var emailAddress: String?
 
-    static let unsupported: Set<String> = ["email", "rcs", "whatsapp_interactive"]
+    static let unsupported: Set<String> = ["rcs", "whatsapp_interactive"]
 
     static func read(_ value: JSONValue?, into reader: inout VonageFields, phones: PhoneNumberParser,
                      allowVirtualRange: Bool) -> VonageWorkflow {
@@ -47,13 +52,18 @@ struct VonageWorkflow {
         guard let text = step.string("channel", required: true) else { return }
         guard let channel = Channel(rawValue: text) else {
             step.problem("channel", Self.unsupported.contains(text)
-                         ? "\(text) is not a channel Tacit has; use silent_auth, sms, voice or whatsapp"
-                         : "must be one of silent_auth, sms, voice, whatsapp")
+                         ? "\(text) is not a channel Tacit has; use silent_auth, sms, voice, whatsapp or email"
+                         : "must be one of silent_auth, sms, voice, whatsapp, email")
             return
         }
-        Self.checkFields(of: channel, &step)
+        if let hash = Self.checkFields(of: channel, &step) { smsAppHash = hash }
         channels.append(channel)
         guard let to = step.string("to", required: true) else { return }
+        if channel == .email {
+            if let reason = EmailAddress.problem(to) { step.problem("to", reason) }
+            emailAddress = EmailAddress.normalized(to)
+            return
+        }
         guard let parsed = Self.phone(to, phones: phones, allowVirtualRange: allowVirtualRange) else {
             step.problem("to", "must be a phone number in E.164 without the leading +, e.g. 447700900000")
             return
@@ -65,8 +75,10 @@ struct VonageWorkflow {
         }
     }
 
-    /// The fields Vonage documents for each channel, with their limits; Tacit itself uses none of them.
-    private static func checkFields(of channel: Channel, _ step: inout VonageFields) {
+    /// The fields Vonage documents for each channel, with their limits; of them Tacit uses
+    /// only an sms step's `app_hash` (docs/locales.md#autofill), which it returns when valid.
+    @discardableResult
+    private static func checkFields(of channel: Channel, _ step: inout VonageFields) -> String? {
         switch channel {
         case .silentAuth:
             _ = step.string("redirect_url")
@@ -78,8 +90,9 @@ struct VonageWorkflow {
             if let from = step.string("from"), !isSender(from) {
                 step.problem("from", "must be up to 15 digits or 11 letters and digits")
             }
-            if let hash = step.string("app_hash"), hash.count != 11 {
-                step.problem("app_hash", "must be exactly 11 characters")
+            let hash = step.string("app_hash")
+            if let hash, !SMSAutofill.isAppHash(hash) {
+                step.problem("app_hash", "must be exactly 11 characters of A-Z, a-z, 0-9, + and /")
             }
             for name in ["entity_id", "content_id"] {
                 if let id = step.string(name), !(1...20).contains(id.count) {
@@ -87,6 +100,7 @@ struct VonageWorkflow {
                 }
             }
             _ = step.bool("reuse_code")
+            return hash.flatMap { SMSAutofill.isAppHash($0) ? $0 : nil }
         case .whatsapp:
             if let from = step.string("from", required: true), !isSender(from) {
                 step.problem("from", "must be up to 15 digits or 11 letters and digits")
@@ -97,7 +111,11 @@ struct VonageWorkflow {
             _ = step.bool("reuse_code")
         case .voice:
             _ = step.bool("reuse_code")
+        case .email:
+            // Tacit sends from `TACIT_SMTP_FROM`; a `from` is checked and otherwise not used.
+            if let from = step.string("from"), let reason = EmailAddress.problem(from) { step.problem("from", reason) }
         }
+        return nil
     }
 
     private static func isSender(_ text: String) -> Bool {

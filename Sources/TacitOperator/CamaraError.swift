@@ -43,6 +43,8 @@ struct CamaraError: Error, Sendable, Equatable {
 enum CamaraJSON {
     enum Value: Encodable {
         case int(Int), string(String), bool(Bool), null
+        /// A list of names, as discovery metadata gives its supported values.
+        case strings([String])
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.singleValueContainer()
@@ -50,6 +52,7 @@ enum CamaraJSON {
             case .int(let value): try container.encode(value)
             case .string(let value): try container.encode(value)
             case .bool(let value): try container.encode(value)
+            case .strings(let values): try container.encode(values)
             case .null: try container.encodeNil()
             }
         }

@@ -39,8 +39,8 @@ struct CamaraRequest: Sendable {
     var body: Body
 
     /// Reads the request, throwing the CAMARA error the spec names for what is wrong: the
-    /// credentials first, then the body. A device token is spent only once the body is
-    /// good, so a malformed call doesn't cost the device its one use.
+    /// credentials first, then the body. A device token is spent only when the call is
+    /// answered, so a call refused for its input doesn't cost the device its one use.
     init(_ request: HTTPRequest, in network: VirtualOperator, readsBody: Bool = true) throws(CamaraError) {
         if let given = request.header("x-correlator"), !Self.isValidCorrelator(given) {
             throw .invalidArgument("The x-correlator header is not valid.")
@@ -64,10 +64,14 @@ struct CamaraRequest: Sendable {
             }
         }
         guard !consumer else { return }
-        // Spent here, once: a second call with the same token finds nothing.
-        guard let access = network.grants.spend(token, now: network.clock.now()) else { throw .unauthenticated }
+        // Looked at, not spent: `VirtualOperator.camara` spends it once the call has its answer.
+        guard let access = network.grants.live(token, now: network.clock.now()) else { throw .unauthenticated }
         caller = .device(access)
+        self.token = token
     }
+
+    /// The device token the call came with, spent when it is answered; nil for the consumer key.
+    private(set) var token: String?
 
     /// The number the call is about: from the body for a consumer, from the token for a device.
     func subject() throws(CamaraError) -> String {

@@ -58,6 +58,11 @@ final class OperatorGrants: Sendable {
         state.withLock { $0.tokens[id].map { $0.expires > now } ?? false }
     }
 
+    /// The live token `id`, left unspent: a call looks at it before it has an answer to give.
+    func live(_ id: String, now: Date) -> AccessToken? {
+        state.withLock { $0.tokens[id].flatMap { $0.expires > now ? $0 : nil } }
+    }
+
     /// Spends the token: the first call with it finds it, every later one does not.
     func spend(_ id: String, now: Date) -> AccessToken? {
         state.withLock { state in

@@ -15,7 +15,9 @@ extension VirtualOperator {
         CamaraJSON.response([
             "issuer": .string(issuer), "authorization_endpoint": .string(issuer + "/authorize"),
             "token_endpoint": .string(tokenEndpoint),
-            "token_endpoint_auth_methods_supported": .string("private_key_jwt"),
+            // Lists, as RFC 8414 metadata gives them: a client reads what it may use from them.
+            "token_endpoint_auth_methods_supported": .strings(["private_key_jwt"]),
+            "response_types_supported": .strings(["code"]), "code_challenge_methods_supported": .strings(["S256"]),
         ], correlator: nil)
     }
 

@@ -11,9 +11,14 @@ extension VirtualOperator {
                 _ body: (CamaraRequest) throws(CamaraError) -> [String: CamaraJSON.Value]) async -> HTTPResponse {
         await hop()
         let echoed = request.header("x-correlator").flatMap { CamaraRequest.isValidCorrelator($0) ? $0 : nil }
-        do {
+        do throws(CamaraError) {
             let parsed = try CamaraRequest(request, in: self, readsBody: readsBody)
-            return CamaraJSON.response(try body(parsed), correlator: echoed)
+            let answer = try body(parsed)
+            // Spent here, once, with an answer: a second call with the same token finds nothing.
+            if let token = parsed.token, grants.spend(token, now: clock.now()) == nil {
+                throw CamaraError.unauthenticated
+            }
+            return CamaraJSON.response(answer, correlator: echoed)
         } catch {
             return error.response(correlator: echoed)
         }

@@ -35,8 +35,18 @@ public enum PhoneLineType: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Lines the start's fraud rules judge instead of the parser (docs/fraud.md#line-types): a
+    /// fixed line can take a call, so a workflow with a voice step still reaches it, and
+    /// premium-rate, shared-cost and UAN numbers are refused with `fraud-blocked`.
+    public var isJudgedAtStart: Bool {
+        switch self {
+        case .fixedLine, .premiumRate, .sharedCost, .uan: true
+        default: false
+        }
+    }
+
     /// Words for descriptions: "a premium-rate number".
-    var phrase: String {
+    public var phrase: String {
         switch self {
         case .fixedLine: "a fixed-line number"
         case .mobile: "a mobile number"

@@ -19,7 +19,8 @@ public struct PhoneNumberParser: Sendable {
     ///   - defaultRegion: an ISO 3166-1 code such as `"GB"` for reading national numbers.
     ///   - allowVirtualRange: accept `+990` followed by 5–12 digits as the virtual
     ///     operator's numbers (dev mode); when false they are `invalid`.
-    /// - Throws: ``PhoneNumberError``; numbers that can't receive a code are `not_mobile`.
+    /// - Throws: ``PhoneNumberError``; numbers that can't receive a code are `not_mobile`, but
+    ///   for the lines the start's fraud rules judge (``PhoneLineType/isJudgedAtStart``).
     public func parse(_ text: String, defaultRegion: String? = nil,
                       allowVirtualRange: Bool) throws(PhoneNumberError) -> PhoneNumber {
         let cleaned = try Self.clean(text)
@@ -30,7 +31,9 @@ public struct PhoneNumberParser: Sendable {
         }
         guard cleaned.hasPrefix("+") || defaultRegion != nil else { throw .missingRegion }
         let number = try Self.parseWithLibrary(cleaned, defaultRegion: defaultRegion)
-        guard number.lineType.canReceiveCodes else { throw .notMobile(number.lineType) }
+        guard number.lineType.canReceiveCodes || number.lineType.isJudgedAtStart else {
+            throw .notMobile(number.lineType)
+        }
         return number
     }
 

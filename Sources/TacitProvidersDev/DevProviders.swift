@@ -7,7 +7,8 @@ import TacitStore
 
 /// The development providers, and the one place that names them: the virtual
 /// operator (silent auth, SIM Swap, its gateway and CAMARA routes), the handset inbox
-/// that plays the `+990` phones' screens, and the virtual phone's silent-check button.
+/// that plays the `+990` phones' screens and every address's mailbox, and the virtual
+/// phone's silent-check button.
 /// The `tacit` executable and every test harness wire them through ``wire(into:configuration:)``.
 public enum DevProviders {
     /// Fills `dependencies` with the dev providers `configuration` asks for. Call it
@@ -19,7 +20,7 @@ public enum DevProviders {
     ///   answers, under the key derived from the secret (an operator on its own port).
     /// - `dev` on: the in-process operator on this server's port (silent auth and SIM
     ///   Swap unless given), its routes, and the handset inbox in front of `sender` for
-    ///   the virtual range, with its dev routes.
+    ///   the virtual range and for email, with its dev routes.
     /// - Neither: nothing is wired; the server has no dev provider at all.
     ///
     /// With `state` (the application's store), the operator's gateway sessions and key

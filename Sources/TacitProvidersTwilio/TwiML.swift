@@ -17,7 +17,7 @@ enum TwiML {
     /// The message's own voice (its locale's, chosen by the server) when it names one.
     static func say(_ message: OutboundMessage) -> String {
         let spoken = message.voice.isEmpty ? voice(language: message.language, locale: message.locale) : message.voice
-        return "<Response><Say language=\"\(spoken)\">\(escape(message.body))</Say></Response>"
+        return "<Response><Say language=\"\(spoken)\">\(MarkupText.escaped(message.body))</Say></Response>"
     }
 
     /// The locale's own voice when Twilio has one (`en-gb` → `en-GB`), else the language's default.
@@ -25,20 +25,5 @@ enum TwiML {
         let choices = voices[language] ?? voices["en"]!
         let wanted = locale.replacingOccurrences(of: "_", with: "-").lowercased()
         return choices.first { $0.lowercased() == wanted } ?? choices[0]
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

@@ -25,6 +25,9 @@ enum TwilioRequest {
     static func fields(_ message: OutboundMessage, settings: TwilioSettings) -> [(String, String)]? {
         var fields: [(String, String)] = []
         switch message.channel {
+        case .email:
+            // Twilio's messaging carries no email: the router never hands it one.
+            return nil
         case .voice:
             guard let from = settings.from else { return nil }
             fields = [("To", message.to), ("From", from),

@@ -35,7 +35,7 @@ public struct VonageSender: MessageSender {
         case .whatsapp, .voice:
             guard let application else { break }
             return await sendWithApplication(message, application)
-        case .silentAuth:
+        case .silentAuth, .email:
             break
         }
         return DeliveryResult(VonageAPIAnswer.refused(.transient, reason: "no_provider", code: nil,

@@ -33,10 +33,17 @@ public struct ApplicationSettings: Sendable, Equatable {
     public var brand: String?
     public var codeLength: Int?
     public var channelTimeout: Int?
+    /// The Android SMS Retriever hash its SMS end with (docs/locales.md#autofill).
+    public var smsAppHash: String?
+    /// The domain of its origin-bound line, `@example.com #123456`, last in its SMS.
+    public var smsOrigin: String?
 
-    public init(brand: String? = nil, codeLength: Int? = nil, channelTimeout: Int? = nil) {
+    public init(brand: String? = nil, codeLength: Int? = nil, channelTimeout: Int? = nil,
+                smsAppHash: String? = nil, smsOrigin: String? = nil) {
         self.brand = brand
         self.codeLength = codeLength
         self.channelTimeout = channelTimeout
+        self.smsAppHash = smsAppHash
+        self.smsOrigin = smsOrigin
     }
 }

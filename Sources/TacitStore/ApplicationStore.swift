@@ -10,7 +10,7 @@ public protocol ApplicationStore: Sendable {
     func ensureApplication(_ application: Application) async throws -> Application
     func application(id: String) async throws -> Application?
     /// The application's settings (its starts' defaults), which a store may answer from a
-    /// copy kept for a second (`KeptApplicationSettings`); nil when there is no such application.
+    /// copy kept for a second (`KeptPerApplication`); nil when there is no such application.
     func applicationSettings(id: String) async throws -> ApplicationSettings?
     /// Every application, oldest first.
     func applications() async throws -> [Application]
@@ -28,10 +28,11 @@ public protocol ApplicationStore: Sendable {
     /// Adds or replaces the application's records of the names given; false when no
     /// application has this id.
     func setFaceCredentials(_ credentials: [FaceCredential], application: String) async throws -> Bool
-    /// The id of the application's pending verification of `phoneNumber` (E.164), if it
-    /// has one: what a drop-in face needs to check a code by number or to name the
-    /// verification in flight. Another application's is never found.
-    func pendingVerification(phoneNumber: String, application: String) async throws -> String?
+    /// The id of the application's pending verification of `contact` (`Verification.contact`:
+    /// an E.164 number, or the normalized address of a verification of an address alone), if
+    /// it has one: what a drop-in face needs to check a code by number or address or to name
+    /// the verification in flight. Another application's is never found.
+    func pendingVerification(contact: String, application: String) async throws -> String?
 }
 
 extension ApplicationStore {

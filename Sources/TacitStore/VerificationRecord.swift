@@ -13,7 +13,9 @@ public struct VerificationRecord: Sendable {
     var endedAt: Date?
     var silentCheck: SilentCheckReference?
     var localeSource: String?
-    /// Added after the locale's source: what insights read (nil and empty in older records).
+    var lineType: String?
+    var sealedTestCode: [UInt8]?
+    /// Added after a test number's sealed code: what insights read (nil and empty in older records).
     var region: String?
     var numberPrefix: String?
     var acceptedSends: [AcceptedSend] = []
@@ -35,6 +37,8 @@ public struct VerificationRecord: Sendable {
         v.endedAt = endedAt
         v.silentCheck = silentCheck
         v.localeSource = localeSource
+        v.lineType = lineType
+        v.sealedTestCode = sealedTestCode
         v.region = region
         v.numberPrefix = numberPrefix
         v.acceptedSends = acceptedSends
@@ -80,7 +84,12 @@ public struct VerificationRecord: Sendable {
         }
         // Added later still, after the silent check: a record that ends before it has none.
         w.optional(v.localeSource) { $0.string($1) }
-        // Added after the locale's source, for insights: a record that ends before it has none,
+        // Added after the locale's source: the SMS Retriever hash a start gave.
+        w.optional(v.smsAppHash) { $0.string($1) }
+        // Added after the SMS Retriever hash: the line type and a test number's sealed code.
+        w.optional(v.lineType) { $0.string($1) }
+        w.optional(v.sealedTestCode) { $0.data($1) }
+        // Added after a test number's sealed code, for insights: a record that ends before it has none,
         // and one with nothing to keep there ends before it too, as records written before it did.
         guard v.region != nil || v.numberPrefix != nil || !v.acceptedSends.isEmpty else { return w.bytes }
         w.optional(v.region) { $0.string($1) }
@@ -121,7 +130,7 @@ public struct VerificationRecord: Sendable {
                                          startedAt: try r.optional(date), endedAt: try r.optional(date),
                                          endReason: try r.optional { EndReason(rawValue: try $0.string()) }))
         }
-        let options = VerificationOptions(workflow: workflow.map(\.channel), codeLength: codeLength,
+        var options = VerificationOptions(workflow: workflow.map(\.channel), codeLength: codeLength,
                                           channelTimeout: channelTimeout, brand: brand, locale: locale,
                                           clientRef: clientRef, simSwap: simSwap)
         let currentStep = try r.optional { try $0.int() }
@@ -138,6 +147,9 @@ public struct VerificationRecord: Sendable {
             }
         }
         let localeSource = r.isAtEnd ? nil : try r.optional { try $0.string() }
+        options.smsAppHash = r.isAtEnd ? nil : try r.optional { try $0.string() }
+        let lineType = r.isAtEnd ? nil : try r.optional { try $0.string() }
+        let sealedTestCode = r.isAtEnd ? nil : try r.optional { try $0.data() }
         var region: String?, numberPrefix: String?, sends: [AcceptedSend] = []
         if !r.isAtEnd {
             region = try r.optional { try $0.string() }
@@ -155,8 +167,8 @@ public struct VerificationRecord: Sendable {
         }
         return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,
                                   clientTokenHash: clientTokenHash, endedAt: endedAt, silentCheck: silentCheck,
-                                  localeSource: localeSource, region: region, numberPrefix: numberPrefix,
-                                  acceptedSends: sends,
+                                  localeSource: localeSource, lineType: lineType, sealedTestCode: sealedTestCode,
+                                  region: region, numberPrefix: numberPrefix, acceptedSends: sends,
                                   currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
     }
 }

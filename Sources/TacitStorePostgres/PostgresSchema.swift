@@ -137,5 +137,6 @@ public enum PostgresSchema {
             );
             """),
         changeFeed,
-    ] + devStateMigrations + [followedFeed, requiredChange, faceCredentials, insights])
+    ] + devStateMigrations + [followedFeed, requiredChange, faceCredentials, templates, testNumbers, safeList,
+                              insights])
 }

@@ -9,10 +9,11 @@ extension PostgresVerificationStore: ApplicationStore {
         do {
             try await pool.transaction { db in
                 try db.execute("""
-                    INSERT INTO applications (id, name, created_at, revoked_at, brand, code_length, channel_timeout)
+                    INSERT INTO applications (id, name, created_at, revoked_at, brand, code_length, channel_timeout,
+                        sms_app_hash, sms_origin)
                     VALUES (\(application.id), \(application.name), \(application.createdAt.timeIntervalSince1970),
                         \(application.revokedAt?.timeIntervalSince1970), \(settings.brand), \(settings.codeLength),
-                        \(settings.channelTimeout))
+                        \(settings.channelTimeout), \(settings.smsAppHash), \(settings.smsOrigin))
                     """)
                 for credential in credentials { try Self.upsert(credential, application: application.id, in: db) }
             }
@@ -39,7 +40,7 @@ extension PostgresVerificationStore: ApplicationStore {
     }
 
     public func applicationSettings(id: String) async throws -> ApplicationSettings? {
-        try await keptSettings.settings(of: id) { try await application(id: id)?.settings }
+        try await keptSettings.value(of: id) { try await application(id: id)?.settings }
     }
 
     public func applications() async throws -> [Application] {
@@ -67,7 +68,8 @@ extension PostgresVerificationStore: ApplicationStore {
         return try await read { db in
             try db.execute("""
                 UPDATE applications SET brand = \(settings.brand), code_length = \(settings.codeLength),
-                    channel_timeout = \(settings.channelTimeout)
+                    channel_timeout = \(settings.channelTimeout), sms_app_hash = \(settings.smsAppHash),
+                    sms_origin = \(settings.smsOrigin)
                 WHERE id = \(id)
                 """) == 1
         }
@@ -105,8 +107,8 @@ extension PostgresVerificationStore: ApplicationStore {
         }
     }
 
-    public func pendingVerification(phoneNumber: String, application: String) async throws -> String? {
-        let indexes = try protection().indexes(phoneNumber)
+    public func pendingVerification(contact: String, application: String) async throws -> String? {
+        let indexes = try protection().indexes(contact)
         return try await read { db in
             try db.query("\(Self.pending(of: application, under: indexes)) LIMIT 1").first?.string("id")
         }
@@ -115,7 +117,8 @@ extension PostgresVerificationStore: ApplicationStore {
     static func application(_ row: PostgresRow) throws -> Application {
         let settings = ApplicationSettings(
             brand: try row.optionalString("brand"), codeLength: try row.optionalInt("code_length"),
-            channelTimeout: try row.optionalInt("channel_timeout"))
+            channelTimeout: try row.optionalInt("channel_timeout"), smsAppHash: try row.optionalString("sms_app_hash"),
+            smsOrigin: try row.optionalString("sms_origin"))
         return Application(id: try row.string("id"), name: try row.string("name"),
                            createdAt: try row.date("created_at"),
                            revokedAt: try row.optionalDate("revoked_at"), settings: settings)

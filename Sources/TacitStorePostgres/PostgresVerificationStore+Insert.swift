@@ -10,8 +10,9 @@ extension PostgresVerificationStore {
                        sends: [QueuedSend], rollups: [RollupDelta], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection()
-        let indexes = try fields.indexes(verification.phoneNumber)
-        let sealed = try fields.seal(Array(verification.phoneNumber.utf8))
+        let indexes = try fields.indexes(verification.contact)
+        let sealed = try fields.seal(SealedContact.plaintext(phoneNumber: verification.phoneNumber,
+                                                             emailAddress: verification.emailAddress))
         var stored = verification
         let recorded = stored.record(events, at: at)
         let record = VerificationRecord.encode(stored)

@@ -56,7 +56,7 @@ extension PostgresVerificationStore: ResealableStore {
                 let old = try row.bytes("phone_sealed")
                 let phone = try fields.open(old)
                 changes.append((try row.string("id"), old, try fields.seal(phone),
-                                try fields.index(String(decoding: phone, as: UTF8.self))))
+                                try fields.index(SealedContact.contact(phone))))
                 if try row.string("status") == "pending" { pending += 1 }
             }
             resealed += try await write { [changes] db in

@@ -18,15 +18,17 @@ extension PostgresVerificationStore {
     }
 
     static func verification(_ row: PostgresRow, _ fields: any FieldProtection) throws -> Verification {
-        let phone = String(decoding: try fields.open(try row.bytes("phone_sealed")), as: UTF8.self)
+        let contact = SealedContact.read(try fields.open(try row.bytes("phone_sealed")))
         guard let status = VerificationStatus(rawValue: try row.string("status")) else {
             throw StoreError.backend("unknown status")
         }
         var verification = try VerificationRecord.decode(try row.bytes("record")).verification(
-            id: try row.string("id"), phoneNumber: phone, status: status, deadline: try row.optionalDate("deadline"),
+            id: try row.string("id"), phoneNumber: contact.phoneNumber, status: status,
+            deadline: try row.optionalDate("deadline"),
             createdAt: try row.date("created_at"), lastSeq: try row.int("last_seq"))
         verification.applicationId = try row.string("application_id")
         verification.face = try row.string("face")
+        verification.emailAddress = contact.emailAddress
         return verification
     }
 }

@@ -20,7 +20,12 @@ public final class PostgresVerificationStore: VerificationStore {
     /// the update's compare-and-set once and the row is read again.
     let recent = RecentStates<Int>()
     /// Applications' settings, kept a second: every start reads its application's defaults.
-    let keptSettings = KeptApplicationSettings()
+    let keptSettings = KeptPerApplication<ApplicationSettings?>()
+    let keptTemplates = KeptPerApplication<[MessageTemplate]>()
+    /// Applications' test numbers, kept a second: every start looks its number up in them.
+    let keptTestNumbers = KeptPerApplication<[TestNumber]>()
+    /// Applications' safe lists, kept a second: every start looks its number up in them.
+    let keptSafeLists = KeptPerApplication<[SafeListEntry]>()
 
     /// `url` is `postgres://USER@HOST:PORT/DATABASE` (any form libpq reads). Nothing
     /// connects until the first call, and a connection opens only when every open one is

@@ -9,10 +9,11 @@ extension SQLiteVerificationStore: ApplicationStore {
         try await database.write { db in
             do {
                 try db.execute("""
-                    INSERT INTO applications (id, name, created_at, revoked_at, brand, code_length, channel_timeout)
+                    INSERT INTO applications (id, name, created_at, revoked_at, brand, code_length, channel_timeout,
+                        sms_app_hash, sms_origin)
                     VALUES (\(application.id), \(application.name), \(application.createdAt.timeIntervalSince1970),
                         \(application.revokedAt?.timeIntervalSince1970), \(settings.brand), \(settings.codeLength),
-                        \(settings.channelTimeout))
+                        \(settings.channelTimeout), \(settings.smsAppHash), \(settings.smsOrigin))
                     """)
                 for credential in credentials { try Self.upsert(credential, application: application.id, in: db) }
             } catch let error as SQLiteError where error.isConstraintViolation {
@@ -38,7 +39,7 @@ extension SQLiteVerificationStore: ApplicationStore {
     }
 
     public func applicationSettings(id: String) async throws -> ApplicationSettings? {
-        try await keptSettings.settings(of: id) { try await application(id: id)?.settings }
+        try await keptSettings.value(of: id) { try await application(id: id)?.settings }
     }
 
     public func applications() async throws -> [Application] {
@@ -63,7 +64,8 @@ extension SQLiteVerificationStore: ApplicationStore {
         return try await database.write { db in
             try db.execute("""
                 UPDATE applications SET brand = \(settings.brand), code_length = \(settings.codeLength),
-                    channel_timeout = \(settings.channelTimeout)
+                    channel_timeout = \(settings.channelTimeout), sms_app_hash = \(settings.smsAppHash),
+                    sms_origin = \(settings.smsOrigin)
                 WHERE id = \(id)
                 """)
             return db.changes == 1
@@ -99,9 +101,9 @@ extension SQLiteVerificationStore: ApplicationStore {
         }
     }
 
-    /// The number's newest row of the application, as the insert's one-pending check reads it.
-    public func pendingVerification(phoneNumber: String, application: String) async throws -> String? {
-        let indexes = try protection.get().indexes(phoneNumber)
+    /// The contact's newest row of the application, as the insert's one-pending check reads it.
+    public func pendingVerification(contact: String, application: String) async throws -> String? {
+        let indexes = try protection.get().indexes(contact)
         let rows = try await database.read { db in
             try db.query("""
                 SELECT id, status FROM verifications
@@ -116,7 +118,8 @@ extension SQLiteVerificationStore: ApplicationStore {
     static func application(_ row: Row) throws -> Application {
         let settings = ApplicationSettings(
             brand: try row.optionalString("brand"), codeLength: try row.optionalInt("code_length"),
-            channelTimeout: try row.optionalInt("channel_timeout"))
+            channelTimeout: try row.optionalInt("channel_timeout"), smsAppHash: try row.optionalString("sms_app_hash"),
+            smsOrigin: try row.optionalString("sms_origin"))
         return Application(id: try row.string("id"), name: try row.string("name"),
                            createdAt: Date(timeIntervalSince1970: try row.double("created_at")),
                            revokedAt: try row.optionalDouble("revoked_at").map(Date.init(timeIntervalSince1970:)),

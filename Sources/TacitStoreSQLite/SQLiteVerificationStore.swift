@@ -11,7 +11,12 @@ public final class SQLiteVerificationStore: VerificationStore {
     /// starts, instead of reading the row again.
     let recent = RecentStates<Snapshot>()
     /// Applications' settings, kept a second: every start reads its application's defaults.
-    let keptSettings = KeptApplicationSettings()
+    let keptSettings = KeptPerApplication<ApplicationSettings?>()
+    let keptTemplates = KeptPerApplication<[MessageTemplate]>()
+    /// Applications' test numbers, kept a second: every start looks its number up in them.
+    let keptTestNumbers = KeptPerApplication<[TestNumber]>()
+    /// Applications' safe lists, kept a second: every start looks its number up in them.
+    let keptSafeLists = KeptPerApplication<[SafeListEntry]>()
 
     /// `protection` may be set after opening (the keys live in the store's own settings).
     public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws {
@@ -30,9 +35,10 @@ public final class SQLiteVerificationStore: VerificationStore {
                        sends: [QueuedSend], rollups: [RollupDelta], at: Date,
                        idempotency: IdempotencyRecord?) async throws -> [TimelineEvent] {
         let fields = try protection.get()
-        let indexes = try fields.indexes(verification.phoneNumber)
+        let indexes = try fields.indexes(verification.contact)
         let index = indexes[0]
-        let sealed = try fields.seal(Array(verification.phoneNumber.utf8))
+        let sealed = try fields.seal(SealedContact.plaintext(phoneNumber: verification.phoneNumber,
+                                                             emailAddress: verification.emailAddress))
         // Everything but the statements is worked out before the writer's turn.
         var stored = verification
         let recorded = stored.record(events, at: at)
@@ -191,16 +197,17 @@ public final class SQLiteVerificationStore: VerificationStore {
     }
 
     static func verification(_ row: Row, _ fields: any FieldProtection) throws -> Verification {
-        let phone = String(decoding: try fields.open(try row.blob("phone_sealed")), as: UTF8.self)
+        let contact = SealedContact.read(try fields.open(try row.blob("phone_sealed")))
         guard let status = VerificationStatus(rawValue: try row.string("status")) else {
             throw StoreError.backend("unknown status")
         }
         var verification = try VerificationRecord.decode(try row.blob("record")).verification(
-            id: try row.string("id"), phoneNumber: phone, status: status,
+            id: try row.string("id"), phoneNumber: contact.phoneNumber, status: status,
             deadline: try row.optionalDouble("deadline").map(Date.init(timeIntervalSince1970:)),
             createdAt: Date(timeIntervalSince1970: try row.double("created_at")), lastSeq: try row.int("last_seq"))
         verification.applicationId = try row.string("application_id")
         verification.face = try row.string("face")
+        verification.emailAddress = contact.emailAddress
         return verification
     }
 }

@@ -62,10 +62,10 @@ extension InMemoryStore: ApplicationStore {
         }
     }
 
-    public func pendingVerification(phoneNumber: String, application: String) async throws -> String? {
+    public func pendingVerification(contact: String, application: String) async throws -> String? {
         state.withLock { state in
             state.verifications.values.first {
-                $0.status == .pending && $0.phoneNumber == phoneNumber && $0.applicationId == application
+                $0.status == .pending && $0.contact == contact && $0.applicationId == application
             }?.id
         }
     }

@@ -35,6 +35,12 @@ public final class InMemoryStore: VerificationStore {
     let devState = Mutex(DevState())
     /// The conversion monitor's windows (see `InMemoryStore+Conversion.swift`).
     let conversion = ProcessConversionWindows()
+    /// Applications' message templates (see `InMemoryStore+Templates.swift`).
+    let messageTemplates = Mutex<[MessageTemplate]>([])
+    /// Applications' test numbers (see `InMemoryStore+TestNumbers.swift`).
+    let heldTestNumbers = Mutex<[TestNumber]>([])
+    /// Applications' safe lists (see `InMemoryStore+SafeList.swift`).
+    let heldSafeList = Mutex<[SafeListEntry]>([])
 
     public init() {}
 
@@ -51,7 +57,7 @@ public final class InMemoryStore: VerificationStore {
             try state.checkNew(sends)
             if let idempotency, state.idempotency[idempotency.key] != nil { throw StoreError.idempotencyKeyReused }
             if verification.status == .pending, state.verifications.values.contains(where: {
-                $0.status == .pending && $0.phoneNumber == verification.phoneNumber
+                $0.status == .pending && $0.contact == verification.contact
                     && $0.applicationId == verification.applicationId
             }) { throw StoreError.concurrentVerification }
             var stored = verification

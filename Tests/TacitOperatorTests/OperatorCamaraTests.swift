@@ -221,6 +221,22 @@ struct OperatorCamaraTests {
         }
     }
 
+    @Test("a call refused for its input leaves the token unspent: the device's next, good call is answered")
+    func refusedCallKeepsToken() async throws {
+        try await withOperator { server in
+            let token = try await networkToken(server, "+99012345670")
+            let hashed = Hex.encode(SHA256.hash("+99012345670"))
+            let both = #"{"phoneNumber":"+99012345670","hashedPhoneNumber":"\#(hashed)"}"#
+            let refused = try await send(server, "POST", "/camara/number-verification/v0/verify", token: token, body: both)
+            #expect(refused.0 == 400)
+            let one = #"{"phoneNumber":"+99012345670"}"#
+            let answered = try await send(server, "POST", "/camara/number-verification/v0/verify", token: token, body: one)
+            #expect(answered.0 == 200 && answered.1["devicePhoneNumberVerified"] as? Bool == true)
+            let again = try await send(server, "POST", "/camara/number-verification/v0/verify", token: token, body: one)
+            #expect(again.0 == 401, "answered once, the token is spent")
+        }
+    }
+
     @Test("authorize answers with a code only: no token in one hop, and codes are single-use and bound to PKCE")
     func codeFlow() async throws {
         try await withOperator { server in
@@ -237,6 +253,19 @@ struct OperatorCamaraTests {
             #expect(try await redeem(server, code: fresh["code"]!, verifier: freshVerifier, jti: jti,
                                      audience: "http://elsewhere/token").0 == 401, "an assertion for another audience")
             #expect(try await redeem(server, code: fresh["code"]!, verifier: freshVerifier, jti: jti).0 == 200)
+        }
+    }
+
+    @Test("the discovery document's supported methods are JSON arrays, as RFC 8414 metadata lists them")
+    func discoveryLists() async throws {
+        try await withOperator { server in
+            let (status, body, _) = try await send(server, "GET", "/operator/.well-known/openid-configuration",
+                                                   token: nil)
+            #expect(status == 200 && body["issuer"] as? String == server.baseURL + "/operator")
+            #expect(body["token_endpoint"] as? String == server.baseURL + "/operator/token")
+            #expect(body["token_endpoint_auth_methods_supported"] as? [String] == ["private_key_jwt"])
+            #expect(body["response_types_supported"] as? [String] == ["code"])
+            #expect(body["code_challenge_methods_supported"] as? [String] == ["S256"])
         }
     }
 

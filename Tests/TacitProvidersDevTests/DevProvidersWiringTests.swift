@@ -59,12 +59,13 @@ struct DevProvidersWiringTests {
             "POST /camara/number-verification/v0/verify open", "POST /camara/number-verification/v2/verify open", "GET /camara/number-verification/v0/device-phone-number open",
             "POST /camara/sim-swap/v0/check open", "POST /camara/sim-swap/v0/retrieve-date open",
             "GET /v1/dev/handsets/:number/inbox devTool", "POST /v1/dev/handsets/:number/silent-check devTool",
+            "GET /v1/dev/mailboxes/:address/inbox devTool",
         ])
         #expect(routes.count == declared.count)
         #expect(routes.allSatisfy { ($0.exposure == .devTool) == $0.pattern.hasPrefix("/v1/dev/") })
     }
 
-    @Test("in dev the inbox takes the virtual range and the sender set before wiring keeps every other number")
+    @Test("in dev the inbox takes the virtual range and every email, and the sender set before wiring keeps every other number")
     func inboxInFrontOfTheSender() async throws {
         let recording = RecordingSender()
         let dependencies = Self.wired(Self.configuration(dev: true)) { $0.sender = recording }
@@ -72,6 +73,9 @@ struct DevProvidersWiringTests {
         let real = OutboundMessage(channel: .sms, to: "+447911123456", body: "Your code is 654321.", verificationId: "vf_2")
         #expect(await dependencies.sender.send(virtual) == .accepted)
         #expect(await dependencies.sender.send(real) == .accepted)
+        let email = OutboundMessage(channel: .email, to: "person@example.com", body: "Your code is 111222.",
+                                    verificationId: "vf_3")
+        #expect(await dependencies.sender.send(email) == .accepted)
         #expect(recording.messages == [real])
         let inbox = try #require(Self.routes(dependencies).first { $0.pattern.hasSuffix("/inbox") })
         let request = HTTPRequest(method: "GET", path: "/v1/dev/handsets/+99012345670/inbox", pathParameters: ["number": "+99012345670"])

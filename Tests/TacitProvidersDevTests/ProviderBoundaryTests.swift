@@ -67,4 +67,14 @@ struct ProviderBoundaryTests {
         }.map(\.path)
         #expect(literals == ["TacitCore/VirtualRange.swift"])
     }
+
+    @Test("no file of TacitCore or TacitStore names a vendor: the engine and the store speak of faces and providers")
+    func coreAndStoreNameNoVendor() {
+        let vendors = ["vonage", "twilio", "tru.id", "truid"]
+        for file in ["TacitCore", "TacitStore"].flatMap(Self.files(in:)) {
+            let lowered = file.text.lowercased()
+            let named = vendors.filter { lowered.contains($0) }
+            #expect(named == [], "\(file.path) names \(named)")
+        }
+    }
 }

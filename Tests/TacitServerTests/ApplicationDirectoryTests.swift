@@ -70,9 +70,9 @@ struct ApplicationDirectoryTests {
                                         clientTokenHash: [], createdAt: Date(), state: state)
         verification.applicationId = "app_shop"
         _ = try await store.insert(verification, events: [], at: Date(), idempotency: nil)
-        #expect(try await store.pendingVerification(phoneNumber: "+99012345670", application: "app_shop") == "vf_shop")
-        #expect(try await store.pendingVerification(phoneNumber: "+99012345670", application: "app_other") == nil)
-        #expect(try await store.pendingVerification(phoneNumber: "+99012345672", application: "app_shop") == nil)
+        #expect(try await store.pendingVerification(contact: "+99012345670", application: "app_shop") == "vf_shop")
+        #expect(try await store.pendingVerification(contact: "+99012345670", application: "app_other") == nil)
+        #expect(try await store.pendingVerification(contact: "+99012345672", application: "app_shop") == nil)
     }
 
     @Test("a revoked application is found by no credential", arguments: ["memory", "sqlite"])

@@ -39,6 +39,11 @@ struct ApplicationMigrationTests {
             DELETE FROM schema_migrations WHERE name = 'counters_conversion_windows';
             DROP TABLE face_credentials;
             DELETE FROM schema_migrations WHERE name LIKE 'faces_%';
+            DROP TABLE message_templates;
+            DELETE FROM schema_migrations WHERE name LIKE 'templates_%';
+            DROP TABLE test_numbers;
+            DROP TABLE safe_list;
+            DELETE FROM schema_migrations WHERE name LIKE 'fraud_%';
             """)
     }
 

@@ -64,6 +64,34 @@ struct MessageTextTests {
         }
     }
 
+    @Test("every locale's email subject and body are in its script or language, the body with the code",
+          arguments: MessageText.languages)
+    func email(locale: String) {
+        let subject = MessageText.emailSubject(brand: "Acme", locale: locale)
+        let body = MessageText.body(channel: .email, brand: "Acme", code: "482913", locale: locale)
+        #expect(subject.contains("Acme") && !subject.contains("482913"), "\(locale): \(subject)")
+        #expect(body.contains("Acme") && body.contains("482913"), "\(locale): \(body)")
+        for text in [subject, body] {
+            if let ranges = Self.scripts[locale] {
+                let letters = text.unicodeScalars.filter { $0.properties.isAlphabetic && !"Acme".unicodeScalars.contains($0) }
+                let inScript = letters.allSatisfy { letter in ranges.contains { $0.contains(letter.value) } }
+                #expect(!letters.isEmpty && inScript, "\(locale): \(text)")
+            }
+        }
+        if Self.scripts[locale] == nil, let word = Self.words[locale] {
+            #expect(body.lowercased().contains(word.lowercased()), "\(locale): \(body)")
+        }
+        let html = MessageText.emailHTML(body, code: "482913", language: locale)
+        #expect(html.contains("<strong>482913</strong>") && html.contains("lang=\"\(locale)\""))
+    }
+
+    @Test("an email's HTML escapes the text it is made from")
+    func emailHTMLEscapes() {
+        let html = MessageText.emailHTML("Your <b>A&B</b> \"code\" is 1234.", code: "1234", language: "en")
+        #expect(html.contains("Your &lt;b&gt;A&amp;B&lt;/b&gt; &quot;code&quot; is <strong>1234</strong>."))
+        #expect(!html.contains("<b>"))
+    }
+
     @Test("a tag finds its locale as BCP 47 lookup does, whatever its case or separator", arguments: [
         ("pt-br", "pt"), ("PT-PT", "pt-pt"), ("de", "de"), ("fr_CA", "fr-ca"), ("es-mx", "es"), ("es-AR", "es"),
         ("en-gb", "en"), ("it-it", "it"), ("zh-HK", "zh-tw"), ("zh-Hans-CN", "zh"), ("no", "nb"), ("ja-JP", "ja"),

@@ -53,12 +53,14 @@ struct RouteSecurityDeclarationTests {
         #expect(expected.isSubset(of: open))
     }
 
-    @Test("reads declare the read scope and every other /v1 call the write scope")
+    @Test("reads declare the read scope, changes to templates templates:write and every other /v1 call the write scope")
     func scopes() {
         for declaration in Self.table(dev: true).declarations {
             guard case .key(let scope, _) = declaration.security.access else { continue }
             #expect(declaration.pattern.hasPrefix("/v1/"), "\(declaration.pattern)")
-            let expected = declaration.method == "GET" && !declaration.security.isDevOnly ? Scope.read : Scope.write
+            let changesTemplates = declaration.pattern.hasPrefix("/v1/templates/") && declaration.method != "GET"
+            let expected = declaration.method == "GET" && !declaration.security.isDevOnly ? Scope.read
+                : changesTemplates ? Scope.templatesWrite : Scope.write
             #expect(scope == expected, "\(declaration.method) \(declaration.pattern)")
         }
     }
@@ -88,10 +90,12 @@ struct RouteSecurityDeclarationTests {
     @Test("with --dev the handset routes the dev providers mount are declared dev-only; without it none is mounted and nothing under /v1/dev/ exists, whatever the method or key")
     func devOnlyRoutes() async {
         let devOnly = Self.table(dev: true).declarations.filter(\.security.isDevOnly).map { "\($0.method) \($0.pattern)" }
-        #expect(devOnly.sorted() == ["GET /v1/dev/handsets/:number/inbox", "POST /v1/dev/handsets/:number/silent-check"])
+        #expect(devOnly.sorted() == ["GET /v1/dev/handsets/:number/inbox", "GET /v1/dev/mailboxes/:address/inbox",
+                                   "POST /v1/dev/handsets/:number/silent-check"])
         let plain = Self.table(dev: false)
         #expect(plain.declarations.filter { $0.pattern.hasPrefix(RouteSecurity.devNamespace) }.isEmpty)
-        for path in ["/v1/dev/handsets/%2B99012345670/inbox", "/v1/dev/handsets/%2B99012345670/silent-check", "/v1/dev/anything"] {
+        for path in ["/v1/dev/handsets/%2B99012345670/inbox", "/v1/dev/handsets/%2B99012345670/silent-check",
+                     "/v1/dev/mailboxes/a@example.com/inbox", "/v1/dev/anything"] {
             for method in ["GET", "POST", "DELETE", "OPTIONS"] {
                 for token in [nil, "tk_made_up"] {
                     let reply = await Self.send(plain.router, method, path, token: token)

@@ -33,12 +33,13 @@ struct SecurityPumpingTests {
         }
     }
 
-    @Test("the default deny list covers international network ranges, and the parser refuses premium rate")
+    @Test("the default deny list covers international network ranges, and the line-type rules refuse premium rate")
     func defaults() {
         let policy = DestinationPolicy()
         #expect(policy.refusal(e164: "+88213000000", region: nil) == "prefix_denied")
         #expect(policy.refusal(e164: "+447911123456", region: "GB") == nil)
-        #expect(StartSubmission(body: Array(#"{"phone_number":"+449098765432"}"#.utf8), allowVirtualRange: false).parsedNumber == nil)
+        let premium = StartSubmission(body: Array(#"{"phone_number":"+449098765432"}"#.utf8), allowVirtualRange: false)
+        #expect(premium.parsedNumber.flatMap { LineTypeRules.refusal($0.lineType) }?.type == "fraud-blocked")
     }
 
     @Test("10 distinct numbers in one range within an hour pass; the 11th is refused, another range is not")

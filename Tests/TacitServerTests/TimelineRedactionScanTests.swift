@@ -5,8 +5,9 @@ import TacitTesting
 import TacitKit
 
 /// Runs scripted flows end to end, collects every secret that was issued (codes from
-/// the handset inbox, client tokens, full numbers), then scans everything the server
-/// kept or answered, except the create answer and the handset inbox: zero hits.
+/// the handset inbox and the dev mailbox, client tokens, full numbers and addresses),
+/// then scans everything the server kept, logged or answered, except the create answer,
+/// the handset inbox and the mailbox: zero hits.
 @Suite("Timeline redaction scan", .timeLimit(.minutes(1)))
 struct TimelineRedactionScanTests {
     /// What the flows issued and what the server showed.
@@ -17,7 +18,7 @@ struct TimelineRedactionScanTests {
         func saw(_ data: Data) { seen.withLock { $0.append(data) } }
     }
 
-    @Test("no code, client token or full number appears in the database, answers, streams or exports")
+    @Test("no code, client token, full number or email address appears in the database, answers, errors, streams, exports or the log")
     func scan() async throws {
         try await TimelineCalls.test(.live) { server in
             let evidence = Evidence()
@@ -27,13 +28,17 @@ struct TimelineRedactionScanTests {
             try await cancelled(server, evidence)
             try await expired(server, evidence)
             try await silentFirst(server, evidence)
+            try await emailAfterSMS(server, evidence)
             let secrets = evidence.secrets.withLock { $0 }
             #expect(secrets.count >= 15)
             var haystacks = server.replies + evidence.seen.withLock { $0 }
             haystacks += databaseFiles(server)
+            haystacks += server.app.securityLogLines.map { Data($0.utf8) }
             // The control: the phone's own inbox shows codes, so the scan must find them there.
             let inbox = try await server.call("GET", "/v1/dev/handsets/%2B99012345610/inbox", keep: false).body
             #expect(!hits(in: inbox, secrets).isEmpty)
+            let mailbox = try await server.call("GET", "/v1/dev/mailboxes/\(Self.address)/inbox", keep: false).body
+            #expect(!hits(in: mailbox, secrets).isEmpty, "the mailbox shows its code")
             for (index, haystack) in haystacks.enumerated() {
                 for secret in hits(in: haystack, secrets) {
                     Issue.record("a secret (\(secret.count) characters) leaked into haystack \(index)")
@@ -155,6 +160,41 @@ struct TimelineRedactionScanTests {
         let body = try #require(answer.flatMap { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] })
         let code = try #require(body["code"] as? String)
         evidence.secret(code)
+        try await check(server, id, code)
+        try await end(server, evidence, id, probe)
+    }
+
+    static let address = "scan.person@example.net"
+
+    /// An sms step, then an email step whose code is read from the dev mailbox: a wrong code, a
+    /// start refused for a malformed address, then the right code. Neither the address (nor its
+    /// local part) nor the code may show anywhere but the mailbox.
+    private func emailAfterSMS(_ server: TimelineCalls, _ evidence: Evidence) async throws {
+        let number = "+99012345622"
+        evidence.secret(Self.address)
+        evidence.secret("scan.person")
+        let refused = try await server.call("POST", "/v1/verifications", json: """
+            {"phone_number":"+99012345624","workflow":[{"channel":"email","to":"scan.person@@example.net"}]}
+            """)
+        #expect(refused.status == 422)
+        let reply = try await server.call("POST", "/v1/verifications", json: """
+            {"phone_number":"\(number)","workflow":[{"channel":"sms"},{"channel":"email","to":"\(Self.address)"}]}
+            """, keep: false)
+        let id = try #require(reply.string("request_id"))
+        let token = try #require(reply.string("client_token"))
+        evidence.secret(number)
+        evidence.secret(String(number.dropFirst()))
+        evidence.secret(token)
+        evidence.secret(String(token.dropFirst(3)))
+        let probe = TimelineSSEProbe(server.baseURL, id: id)
+        _ = try await latestCode(server, evidence, number)
+        try await server.call("POST", "/v1/verifications/\(id)/next")
+        _ = try await probe.messages { $0.label == "email:code_sent" }
+        let mail = try await server.call("GET", "/v1/dev/mailboxes/\(Self.address)/inbox", keep: false)
+        let body = try #require((mail.json["messages"] as? [[String: Any]])?.last?["body"] as? String)
+        let code = try #require(body.split(whereSeparator: { !$0.isNumber }).last.map(String.init))
+        evidence.secret(code)
+        try await check(server, id, code == "000000" ? "111111" : "000000")
         try await check(server, id, code)
         try await end(server, evidence, id, probe)
     }

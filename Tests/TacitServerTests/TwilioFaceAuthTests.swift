@@ -54,7 +54,8 @@ struct TwilioFaceAuthTests {
           arguments: [
             ("Channel=sms", 60200, "Invalid parameter: To"),
             ("To=%2B99012345672", 60200, "Invalid parameter: Channel"),
-            ("To=%2B99012345672&Channel=email", 60200, "Invalid parameter: Channel"),
+            ("To=%2B99012345672&Channel=email", 60200, "Invalid parameter: To"),
+            ("To=person%40localhost&Channel=email", 60200, "Invalid parameter: To"),
             ("To=%2B99012345672&Channel=pigeon", 60200, "Invalid parameter: Channel"),
             ("To=not-a-number&Channel=sms", 60200, "Invalid parameter `To`"),
             ("To=%2B99012345672&Channel=sms&Locale=e", 60200, "Invalid parameter: Locale"),

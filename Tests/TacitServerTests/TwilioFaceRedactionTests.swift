@@ -3,11 +3,11 @@ import Testing
 @testable import TacitServer
 import TacitTesting
 
-/// What the Twilio face issues (codes, the auth token, the SNA check URL, full numbers)
+/// What the Twilio face issues (codes, the auth token, the SNA check URL, full numbers and addresses)
 /// never reaches the timeline, its export, an error, the security log or the database.
 @Suite("Twilio face: redaction scan", .timeLimit(.minutes(1)))
 struct TwilioFaceRedactionTests {
-    @Test("a code flow with wrong codes, a re-send, a refused start and an SNA flow leave no secret in events, exports, errors, logs or the database")
+    @Test("a code flow with wrong codes, a re-send, a refused start, an SNA flow and an email flow leave no secret in events, exports, errors, logs or the database")
     func scan() async throws {
         try await SilentCalls.test { calls in
             let twilio = try await TwilioCalls.make(calls.app, calls.client)
@@ -30,8 +30,18 @@ struct TwilioFaceRedactionTests {
             _ = try await calls.follow(url, over: SilentCalls.cellular)
             seen.append(try await twilio.check(to: silent, code: "12").body)
             _ = try await twilio.check(to: silent)
+            // By email: the address and its local part are as secret as a number.
+            let address = "scan.person@example.com"
+            secrets.formUnion([address, "scan.person"])
+            let byEmail = try await twilio.start(address, channel: "email")
+            let emailSid = try #require(byEmail.json["sid"] as? String)
+            let mail = try #require(try await TwilioFaceEmailTests.mailbox(calls.client, address).last)
+            secrets.insert(mail)
+            _ = try await twilio.check(to: address, code: mail == "0000" ? "1111" : "0000")
+            #expect(try await twilio.check(to: address, code: mail).json["status"] as? String == "approved")
+            seen.append(try await twilio.start("scan.person@localhost", channel: "email").body)
             let reader = calls.client.bearer(twilio.apiKey)
-            for id in [sid, try #require(sna.json["sid"] as? String)] {
+            for id in [sid, try #require(sna.json["sid"] as? String), emailSid] {
                 seen.append(try await reader.get("/v1/verifications/\(id)/events").body)
                 seen.append(try await reader.get("/v1/verifications/\(id)/timeline").body)
             }

@@ -37,7 +37,9 @@ def test_sign_in_tab_order_follows_the_page(live):
     assert focused_is(live, "#phone") and focus_ring(live.driver, live.find("#phone")) >= 2
     press(live.driver, "+99012345680")
     stops = tab_to(live, "#phone-refresh")
-    assert stops == ["devmode", "signin-submit", "summary", "overview-link", "phone-net-cellular", "phone-refresh"]
+    assert stops == [
+        "email", "devmode", "signin-submit", "summary", "overview-link", "phone-net-cellular", "phone-refresh",
+    ]
 
 
 def test_silent_sign_in_on_the_virtual_phone_by_keyboard(live):

@@ -3,6 +3,7 @@ fake Twilio process, the code read from what the fake received. Failover between
 providers within one step is tested in Swift (TwilioFlowTests, ProviderRouterTests),
 since Twilio is the only real provider so far."""
 import re
+import subprocess
 
 import pytest
 
@@ -169,3 +170,24 @@ def test_no_code_full_number_or_auth_token_in_the_servers_log_timeline_or_export
     for where, text in (("log", log), ("timeline", timeline), ("export", export)):
         for secret in (first, second, number, number[1:], AUTH_TOKEN):
             assert secret not in text, f"{secret!r} in the {where}"
+
+
+def test_a_german_sms_carries_the_autofill_lines_last_and_its_alphabet_and_parts_reach_the_timeline(binary, fake):
+    # The application's SMS Retriever hash and origin, set from the command line before its
+    # first start; the body Twilio receives ends with the hash line, then `@origin #code`.
+    server = Tacit(binary, fake.url)
+    try:
+        subprocess.run([binary, "apps", "set", "default", "--sms-app-hash", "FA+9qCX9VSu", "--sms-origin",
+                        "shop.example", "--db", server.db], env=server.env, capture_output=True, text=True,
+                       timeout=30, check=True)
+        status, body, _ = server.call("POST", "/v1/verifications", {
+            "phone_number": "+4915112345670", "workflow": [{"channel": "sms"}], "brand": "Acme"})
+        assert status == 202, body
+        lines = last_request(fake)["form"]["Body"].split("\n")
+        code = re.findall(r"\d+", lines[0])[-1]
+        assert "Code" in lines[0] and lines[-2] == "FA+9qCX9VSu" and lines[-1] == f"@shop.example #{code}", lines
+        sent = next(e for e in server.events(body["request_id"]) if e["label"] == "sms:code_sent")
+        assert sent["data"]["locale"] == "de" and sent["data"]["encoding"] == "GSM-7" and sent["data"]["segments"] == 1
+        assert check(server, body["request_id"], code) == "completed"
+    finally:
+        server.stop()

@@ -208,6 +208,32 @@ def test_next_workflow_moves_to_voice_and_then_has_nothing_left(face, verify):
     assert verify.check_code(started.request_id, inbox_code(face, "99012345678")).status == "completed"
 
 
+def test_an_email_step_beside_an_sms_step_lands_in_the_dev_mailbox_and_its_code_completes(face, verify):
+    started = verify.start_verification(VerifyRequest(
+        brand="Acme", locale="fr-fr",
+        workflow=[SmsChannel(to="99012345688"), EmailChannel(to="person@example.com", from_="codes@shop.example")]))
+    assert re.fullmatch(r"[0-9a-f-]{36}", started.request_id)
+    assert verify.trigger_next_workflow(started.request_id) is None
+    status, body, _ = http("GET", f"{face.url}/v1/dev/mailboxes/person@example.com/inbox", cafile=face.cafile)
+    assert status == 200, body
+    mail = body["messages"][-1]
+    assert mail["channel"] == "email" and "Acme" in mail["subject"], mail
+    code = re.findall(r"\d{4,10}", mail["body"])[-1]
+    assert verify.check_code(started.request_id, code).status == "completed"
+
+
+def test_an_email_channel_alone_verifies_the_address_and_its_code_completes(face, verify):
+    # Vonage Verify v2 runs a workflow of an email channel alone; the SDK sends it as it is.
+    started = verify.start_verification(VerifyRequest(brand="Acme", workflow=[EmailChannel(to="alone@example.com")]))
+    assert re.fullmatch(r"[0-9a-f-]{36}", started.request_id)
+    status, body, _ = http("GET", f"{face.url}/v1/dev/mailboxes/alone@example.com/inbox", cafile=face.cafile)
+    assert status == 200, body
+    mail = body["messages"][-1]
+    assert mail["channel"] == "email" and "Acme" in mail["subject"], mail
+    code = re.findall(r"\d{4,10}", mail["body"])[-1]
+    assert verify.check_code(started.request_id, code).status == "completed"
+
+
 def test_a_cancel_within_the_first_30_seconds_is_409_and_the_request_goes_on(face, verify):
     # Vonage: "Cancellation is only possible 30 seconds after the start". The cancel that
     # follows the window is a Swift test, on the test clock.
@@ -240,7 +266,9 @@ def test_basic_credentials_work_and_bad_ones_are_401(face, trust_tacit_tls, tmp_
 
 @pytest.mark.parametrize("request_body, field", [
     (VerifyRequest(brand="Acme/Shop", workflow=[SmsChannel(to="99012345684")]), "brand"),
-    (VerifyRequest(brand="Acme", workflow=[EmailChannel(to="someone@example.com")]), "workflow[0].channel"),
+    (VerifyRequest(brand="Acme", workflow=[EmailChannel(to="someone@localhost")]), "workflow[0].to"),
+    (VerifyRequest(brand="Acme", workflow=[SmsChannel(to="99012345684"), EmailChannel(to="someone@localhost")]),
+     "workflow[1].to"),
     (VerifyRequest(brand="Acme", workflow=[SmsChannel(to="99012345684"), VoiceChannel(to="99012345686")]), "workflow[1].to"),
 ])
 def test_bad_input_is_422_naming_the_field(face, verify, request_body, field):

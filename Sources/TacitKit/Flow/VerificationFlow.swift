@@ -14,6 +14,7 @@ public struct VerificationFlow: Sendable, Equatable {
         case enteringSmsCode(requestId: String)
         case enteringVoiceCode(requestId: String)
         case enteringWhatsAppCode(requestId: String)
+        case enteringEmailCode(requestId: String)
         case verified
         case failed(reason: FailureReason)
 
@@ -90,6 +91,7 @@ public struct VerificationFlow: Sendable, Equatable {
         case .sms: .enteringSmsCode(requestId: requestId)
         case .voice: .enteringVoiceCode(requestId: requestId)
         case .whatsapp: .enteringWhatsAppCode(requestId: requestId)
+        case .email: .enteringEmailCode(requestId: requestId)
         }
     }
 }

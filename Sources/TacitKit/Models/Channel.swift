@@ -4,6 +4,8 @@ public enum Channel: String, Codable, Sendable, CaseIterable {
     case sms
     case voice
     case whatsapp
+    /// A code by email, to the address the workflow's email step names.
+    case email
 }
 
 /// The status of a whole verification.

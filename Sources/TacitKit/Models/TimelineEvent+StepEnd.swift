@@ -32,6 +32,8 @@ extension TimelineEvent {
         case noProvider = "no_provider"
         case rateLimited = "rate_limited"
         case destinationDenied = "destination_denied"
+        case fixedLine = "fixed_line"
+        case testNumber = "test_number"
     }
 }
 

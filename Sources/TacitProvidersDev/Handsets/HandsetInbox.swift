@@ -4,12 +4,15 @@ import TacitCore
 import TacitStore
 
 /// The virtual phones of the ``VirtualRange``: what their screens would show, and the
-/// only place a code is ever readable: never in logs or the timeline. One process keeps
+/// only place a code is ever readable: never in logs or the timeline. In `--dev` it is
+/// also every address's dev mailbox, keyed by the address (docs/api.md#the-dev-mailbox). One process keeps
 /// it in memory; given a store, it keeps it there (bodies sealed), so that a code sent
 /// through one instance shows in every instance's inbox on the same database.
 public final class HandsetInbox: MessageSender {
     public struct Message: Codable, Sendable, Equatable {
         public var channel: String
+        /// An email's subject; absent for every other channel.
+        public var subject: String?
         public var body: String
         public var at: String
     }
@@ -41,7 +44,9 @@ public final class HandsetInbox: MessageSender {
                 return DeliveryResult(refusal: .transient, reason: "provider_unreachable")
             }
         }
-        let entry = Message(channel: message.channel.rawValue, body: message.body, at: Timestamp.format(clock.now()))
+        let subject = message.channel == .email ? message.subject : nil
+        let entry = Message(channel: message.channel.rawValue, subject: subject,
+                            body: message.body, at: Timestamp.format(clock.now()))
         if let store {
             // The handset is unreachable while its store is: the send is retried, as for a provider that failed.
             do { try await store.appendInboxMessage(entry.stored, to: message.to, keeping: Self.capacity) } catch {
@@ -56,7 +61,7 @@ public final class HandsetInbox: MessageSender {
         return .accepted
     }
 
-    /// The handset's messages, oldest first.
+    /// The handset's (or the mailbox's) messages, oldest first.
     public func messages(for number: String) async throws -> [Message] {
         guard let store else { return messages.withLock { $0[number] ?? [] } }
         return try await store.inboxMessages(for: number).map { Message($0) }
@@ -64,6 +69,19 @@ public final class HandsetInbox: MessageSender {
 }
 
 extension HandsetInbox.Message {
-    init(_ stored: DevInboxMessage) { self.init(channel: stored.channel, body: stored.body, at: stored.at) }
-    var stored: DevInboxMessage { DevInboxMessage(channel: channel, body: body, at: at) }
+    // An email's subject is kept sealed with its body, on the first line: a subject is one
+    // line, and the stores' inbox rows need no column of their own for it.
+    init(_ stored: DevInboxMessage) {
+        guard stored.channel == Channel.email.rawValue, let cut = stored.body.firstIndex(of: "\n") else {
+            self.init(channel: stored.channel, body: stored.body, at: stored.at)
+            return
+        }
+        self.init(channel: stored.channel, subject: String(stored.body[..<cut]),
+                  body: String(stored.body[stored.body.index(after: cut)...]), at: stored.at)
+    }
+
+    var stored: DevInboxMessage {
+        guard let subject else { return DevInboxMessage(channel: channel, body: body, at: at) }
+        return DevInboxMessage(channel: channel, body: subject + "\n" + body, at: at)
+    }
 }

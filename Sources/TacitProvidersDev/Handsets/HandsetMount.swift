@@ -1,9 +1,12 @@
 import Foundation
+import TacitCore
 import TacitHTTP
 import TacitProviderKit
 
 /// The virtual phones' dev tools, under `/v1/dev/handsets/{number}/`: what a handset's
-/// screen shows (its inbox), and its "run silent auth" button.
+/// screen shows (its inbox), and its "run silent auth" button; and the mail client beside
+/// them, `/v1/dev/mailboxes/{address}/inbox`: in `--dev` no email leaves the server, so an
+/// email step's code is read there (docs/api.md#the-dev-mailbox).
 struct HandsetMount: ProviderMount {
     let inbox: HandsetInbox
 
@@ -17,6 +20,9 @@ struct HandsetMount: ProviderMount {
             },
             ProviderRoute("POST", "/v1/dev/handsets/:number/silent-check", exposure: .devTool,
                           handler: silentCheck.run),
+            ProviderRoute("GET", "/v1/dev/mailboxes/:address/inbox", exposure: .devTool) { request in
+                ProviderRoute.uncachedJSON(["messages": try await inbox.messages(for: try Self.address(of: request))])
+            },
         ]
     }
 
@@ -27,5 +33,14 @@ struct HandsetMount: ProviderMount {
             throw ProviderProblem.invalidPhoneNumber("The handset number must be in E.164 form, like +99012345670.")
         }
         return number
+    }
+
+    /// The mailbox's address from the path, as email steps store it (its domain lowercased).
+    static func address(of request: HTTPRequest) throws -> String {
+        let address = request.pathParameters["address"] ?? ""
+        if let reason = EmailAddress.problem(address) {
+            throw ProviderProblem.invalidParameter("address", reason: reason)
+        }
+        return EmailAddress.normalized(address)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import TacitCore
 
 /// Routes each message by number: the virtual operator's range to the handset inbox,
-/// everything else to the fallback sender.
+/// every email to the dev mailboxes (the same inbox, keyed by the address), everything
+/// else to the fallback sender.
 public struct RoutingSender: MessageSender {
     let inbox: HandsetInbox
     let fallback: any MessageSender
@@ -13,7 +14,7 @@ public struct RoutingSender: MessageSender {
     }
 
     public func send(_ message: OutboundMessage) async -> DeliveryResult {
-        if HandsetInbox.owns(message.to) { return await inbox.send(message) }
+        if message.channel == .email || HandsetInbox.owns(message.to) { return await inbox.send(message) }
         return await fallback.send(message)
     }
 }

@@ -6,6 +6,10 @@ struct StartRequest: Equatable, Sendable {
     var phoneNumber: String
     var country: String?
     var options: VerificationOptions
+    /// The end user's address (`device_ip`), canonical; nil when the backend sent none.
+    var deviceIP: String?
+    /// `"risk_check": "disable"`: the start skips the automatic rules (docs/fraud.md#safe-list-and-risk_check).
+    var riskCheckDisabled = false
 
     /// Reads the body's fields from `json`, refusing with every problem found.
     init(_ json: JSONRequest) throws(APIProblem) {
@@ -13,13 +17,24 @@ struct StartRequest: Equatable, Sendable {
         let phone = json.string("phone_number", required: true)
         country = json.string("country")
         var options = VerificationOptions()
-        if let steps = json.array("workflow") { options.workflow = Self.workflow(steps, &json) }
+        if let steps = json.array("workflow") {
+            options.workflow = Self.workflow(steps, &json)
+            options.emailAddress = Self.emailAddress(steps, &json)
+        }
         if let length = json.int("code_length") { options.codeLength = length }
         if let timeout = json.int("channel_timeout") { options.channelTimeout = timeout }
         if let brand = json.string("brand") { options.brand = brand }
         if let locale = json.string("locale") { options.locale = locale }
         options.clientRef = json.string("client_ref")
         if let simSwap = json.object("sim_swap") { options.simSwap = Self.simSwap(simSwap, &json) }
+        if let address = json.string("device_ip") {
+            deviceIP = DeviceAddress.normalized(address)
+            if deviceIP == nil { json.problem("device_ip", "must be an IPv4 or IPv6 address") }
+        }
+        if let check = json.string("risk_check") {
+            if !["enable", "disable"].contains(check) { json.problem("risk_check", "must be enable or disable") }
+            riskCheckDisabled = check == "disable"
+        }
         if let country, !Self.isRegionCode(country) {
             json.problem("country", "must be a two-letter ISO 3166 region code")
         }
@@ -47,13 +62,30 @@ struct StartRequest: Equatable, Sendable {
                 continue
             }
             guard let channel = Channel(rawValue: text) else {
-                json.problem("\(name).channel", "must be one of silent_auth, sms, voice, whatsapp")
+                json.problem("\(name).channel", "must be one of silent_auth, sms, voice, whatsapp, email")
                 continue
             }
-            for key in fields.keys where key != "channel" { json.problem("\(name).\(key)", "is not a known field") }
+            for key in fields.keys where key != "channel" && !(channel == .email && key == "to") {
+                json.problem("\(name).\(key)", "is not a known field")
+            }
             channels.append(channel)
         }
         return channels
+    }
+
+    /// The email step's `to` (docs/api.md#email-steps), normalized; its shape is judged
+    /// with the other options.
+    private static func emailAddress(_ steps: [JSONValue], _ json: inout JSONRequest) -> String? {
+        for (index, step) in steps.enumerated() {
+            guard case .object(let fields) = step, fields["channel"]?.stringValue == Channel.email.rawValue,
+                  let to = fields["to"] else { continue }
+            guard case .string(let address) = to else {
+                json.problem("workflow[\(index)].to", "must be a string")
+                return nil
+            }
+            return EmailAddress.normalized(address)
+        }
+        return nil
     }
 
     private static func simSwap(_ fields: [String: JSONValue], _ json: inout JSONRequest) -> SimSwapPolicy {

@@ -12,6 +12,13 @@ public struct StartSubmission: Sendable {
     /// The number the body names, in E.164; nil when it names none (not a JSON object,
     /// or no `phone_number` string).
     let number: Result<PhoneNumber, APIProblem>?
+    /// The address a verification of an address alone is for; nil for a number's.
+    let address: String?
+    /// The end user's address the start names, canonical (`DeviceAddress`), when valid: the
+    /// per-address limit counts it instead of the caller's (docs/security.md#the-end-users-address).
+    let deviceIP: String?
+    /// The start asks to skip the automatic rules (`risk_check: disable`, a face's own field).
+    let riskCheckDisabled: Bool
 
     init(body: [UInt8], phones: PhoneNumberParser = PhoneNumberParser(), allowVirtualRange: Bool) {
         let json: JSONRequest
@@ -20,9 +27,15 @@ public struct StartSubmission: Sendable {
         } catch {
             request = .failure(error)
             number = nil
+            address = nil
+            deviceIP = nil
+            riskCheckDisabled = false
             return
         }
         request = Result { () throws(APIProblem) -> StartRequest in try StartRequest(json) }
+        address = nil
+        deviceIP = json.peekString("device_ip").flatMap(DeviceAddress.normalized)
+        riskCheckDisabled = json.peekString("risk_check") == "disable"
         guard let text = json.peekString("phone_number") else {
             number = nil
             return
@@ -44,10 +57,25 @@ public struct StartSubmission: Sendable {
 
     /// A start through a face that reads and validates its own body: the start guard needs
     /// only the number, when the body names one that parses.
-    public init(number: PhoneNumber?) {
+    /// `deviceIP` is the end user's address the face's form names, already validated and
+    /// canonical (`DeviceAddress.normalized`); `riskCheckDisabled` its own risk-check switch.
+    public init(number: PhoneNumber?, deviceIP: String? = nil, riskCheckDisabled: Bool = false) {
         // Never read: a face answers with its own validation, not with `validated()`.
         request = .failure(.unavailable)
         self.number = number.map { .success($0) }
+        address = nil
+        self.deviceIP = deviceIP
+        self.riskCheckDisabled = riskCheckDisabled
+    }
+
+    /// A start of a verification of an address alone (a face's email
+    /// channel): the guard limits it by its normalized, valid address as it does a number.
+    public init(address: String, deviceIP: String? = nil, riskCheckDisabled: Bool = false) {
+        request = .failure(.unavailable)
+        number = nil
+        self.address = address
+        self.deviceIP = deviceIP
+        self.riskCheckDisabled = riskCheckDisabled
     }
 
     /// The number, when it parsed: what the guard acts on.

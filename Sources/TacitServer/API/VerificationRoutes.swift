@@ -43,6 +43,7 @@ struct VerificationRoutes: Sendable {
                                  clientTokenHash: try secrets.tokenHash(clientToken), createdAt: runner.clock.now())
         draft.applicationId = application
         draft.face = Verification.v1Face
+        draft.lineType = number.lineType.rawValue
         let event = EventDraft("api:create", note: """
                                    The app's backend asked Tacit to verify \(number.redacted) \
                                    (POST /v1/verifications).

@@ -8,6 +8,10 @@ public struct ApplicationChange: Sendable, Equatable {
     public var brand: String?
     public var codeLength: Int?
     public var channelTimeout: Int?
+    /// The SMS Retriever hash and origin-bound domain its SMS end with (docs/locales.md#autofill);
+    /// an empty text removes the stored one.
+    public var smsAppHash: String?
+    public var smsOrigin: String?
     /// The faces' settings by option (without dashes), in clear here; a secret is sealed
     /// before the store sees it.
     public var faceSettings: [String: String] = [:]
@@ -30,7 +34,17 @@ public struct ApplicationChange: Sendable, Equatable {
             let option = problem.name.replacingOccurrences(of: "_", with: "-")
             throw ApplicationManager.Failure(code: "invalid_setting", description: "--\(option) \(problem.reason)")
         }
+        if let smsAppHash, !smsAppHash.isEmpty, !SMSAutofill.isAppHash(smsAppHash) {
+            throw ApplicationManager.Failure(code: "invalid_setting",
+                                             description: "--sms-app-hash \(SMSAutofill.appHashRule)")
+        }
+        if let smsOrigin, !smsOrigin.isEmpty, !SMSAutofill.isOrigin(smsOrigin) {
+            throw ApplicationManager.Failure(code: "invalid_setting",
+                                             description: "--sms-origin \(SMSAutofill.originRule)")
+        }
         var updated = settings
+        if let smsAppHash { updated.smsAppHash = smsAppHash.isEmpty ? nil : smsAppHash }
+        if let smsOrigin { updated.smsOrigin = smsOrigin.isEmpty ? nil : smsOrigin.lowercased() }
         if let brand { updated.brand = brand }
         if let codeLength { updated.codeLength = codeLength }
         if let channelTimeout { updated.channelTimeout = channelTimeout }

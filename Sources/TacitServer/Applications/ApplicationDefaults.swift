@@ -6,7 +6,7 @@ import TacitStore
 /// `--channel-timeout`), one rule for every face: a field the start gives wins, one it
 /// leaves out takes the application's setting, and without a setting the face's own
 /// default stays. The settings are read on each start, from the copy the store keeps for
-/// a second (`KeptApplicationSettings`), so `tacit apps set` reaches a running server
+/// a second (`KeptPerApplication`), so `tacit apps set` reaches a running server
 /// within that second.
 public struct ApplicationDefaults {
     let settings: ApplicationSettings

@@ -36,8 +36,13 @@
     verificationPath(id) { return "/v1/verifications/" + encodeURIComponent(id); }
     handsetPath(number) { return "/v1/dev/handsets/" + encodeURIComponent(number); }
 
-    start(phoneNumber, brand) {
-      return this.request("POST", "/v1/verifications", { phone_number: phoneNumber, brand });
+    /** With an email address, the default workflow gains a last email step (docs/api.md#email-steps). */
+    start(phoneNumber, brand, email) {
+      const body = { phone_number: phoneNumber, brand };
+      if (email) {
+        body.workflow = [{ channel: "silent_auth" }, { channel: "sms" }, { channel: "voice" }, { channel: "email", to: email }];
+      }
+      return this.request("POST", "/v1/verifications", body);
     }
     state(id) { return this.request("GET", this.verificationPath(id)); }
     check(id, code) { return this.request("POST", this.verificationPath(id) + "/check", { code }); }
@@ -58,6 +63,7 @@
     eventsURL(id) { return this.base + this.verificationPath(id) + "/events"; }
     timeline(id) { return this.request("GET", this.verificationPath(id) + "/timeline"); }
     inbox(number) { return this.request("GET", this.handsetPath(number) + "/inbox"); }
+    mailbox(address) { return this.request("GET", "/v1/dev/mailboxes/" + encodeURIComponent(address) + "/inbox"); }
     /** The insights summary (docs/api.md#the-summary) for [from, to), grouped by one dimension. */
     summary(from, to, groupBy) {
       const q = "from=" + encodeURIComponent(from.toISOString()) + "&to=" + encodeURIComponent(to.toISOString())

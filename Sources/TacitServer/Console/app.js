@@ -37,8 +37,9 @@
       submit.disabled = true;
       this.showError(null);
       try {
-        const state = await session.start(number, BRAND);
-        this.enter(screen, session, number, state);
+        const email = document.getElementById("email").value.trim();
+        const state = await session.start(number, BRAND, email);
+        this.enter(screen, session, number, state, email);
       } catch (e) {
         this.showError(e.message, e.problem && e.problem.invalid_parameters);
       } finally {
@@ -46,13 +47,14 @@
       }
     }
 
-    enter(screen, session, number, state) {
+    enter(screen, session, number, state, email) {
       this.announcer.reset();
       this.session = session;
       this.screen = screen;
       this.show(screen === this.dev ? "dev-screen" : "plain-screen");
       const slot = document.getElementById(screen === this.dev ? "dev-phone-slot" : "plain-phone-slot");
-      if (T.isVirtualNumber(number)) this.phone.attach(slot, this.api, number); else this.phone.root.hidden = true;
+      if (T.isVirtualNumber(number)) this.phone.attach(slot, this.api, number, email);
+      else this.phone.root.hidden = true;
       screen.beginLive(session, number, state);
     }
 

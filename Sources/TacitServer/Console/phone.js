@@ -1,6 +1,7 @@
 "use strict";
-// The virtual phone for +990 numbers (dev servers only): the handset's inbox,
-// and the silent check run "by the phone" over the operator's cellular path.
+// The virtual phone for +990 numbers (dev servers only): the handset's inbox, the
+// mailbox of the address an email step writes to, and the silent check run "by the
+// phone" over the operator's cellular path.
 // The server plays the phone's modem, so the browser never sees the silent code.
 (function (T) {
   const MAX_SHOWN = 4;
@@ -14,6 +15,11 @@
       this.runButton = T.el("button", { text: "Run silent check", attrs: { type: "button", id: "phone-run" } });
       this.inbox = T.el("ol", { className: "inbox", attrs: { "aria-live": "polite" } });
       this.inboxEmpty = T.el("p", { className: "inbox-empty", text: "No messages yet." });
+      this.mail = T.el("ol", { className: "inbox mail", attrs: { "aria-live": "polite" } });
+      this.mailEmpty = T.el("p", { className: "inbox-empty", text: "No email yet." });
+      this.mailSection = T.el("section", { className: "phone-mail", attrs: { "aria-labelledby": "phone-mail-title" } }, [
+        T.el("h3", { text: "Email", attrs: { id: "phone-mail-title" } }), this.mailEmpty, this.mail,
+      ]);
       this.root = T.el("aside", { className: "phone", attrs: { id: "virtual-phone", "aria-label": "Virtual phone" } }, [
         T.el("h2", { className: "phone-caption", text: "Virtual phone (dev servers only)" }),
         T.el("div", { className: "phone-frame" }, [
@@ -27,6 +33,7 @@
             T.el("h3", { text: "Messages" }), this.inboxEmpty, this.inbox,
             T.el("button", { className: "link", text: "Refresh inbox", attrs: { type: "button", id: "phone-refresh" } }),
           ]),
+          this.mailSection,
         ]),
       ]);
       this.runButton.addEventListener("click", () => this.run());
@@ -55,7 +62,7 @@
     }
 
     /** Shows the phone before sign-in, so its network can be chosen first; talks to nobody yet. */
-    preview(slot, number) {
+    preview(slot, number, email) {
       slot.appendChild(this.root);
       this.root.hidden = false;
       this.api = null;
@@ -65,13 +72,17 @@
       this.numberText.textContent = T.maskNumber(number);
       this.inbox.replaceChildren();
       this.inboxEmpty.hidden = false;
+      this.email = email || "";
+      this.mail.replaceChildren();
+      this.mailEmpty.hidden = false;
+      this.mailSection.hidden = !this.email;
       this.setSilent("Waiting for a check link from the app.", "idle");
       this.runButton.disabled = true;
     }
 
-    /** Moves the panel into a screen's slot and starts over for a number. */
-    attach(slot, api, number) {
-      this.preview(slot, number);
+    /** Moves the panel into a screen's slot and starts over for a number (and the address of its email step). */
+    attach(slot, api, number, email) {
+      this.preview(slot, number, email);
       this.api = api;
       this.refreshInbox();
     }
@@ -143,6 +154,23 @@
       const recent = messages.slice(-MAX_SHOWN).reverse();
       this.inbox.replaceChildren(...recent.map((m) => this.message(m)));
       this.inboxEmpty.hidden = messages.length > 0;
+      await this.refreshMail();
+    }
+
+    /** The email step's mailbox: each message's subject above its text. */
+    async refreshMail() {
+      if (!this.api || !this.email) return;
+      const email = this.email;
+      let messages;
+      try { messages = ((await this.api.mailbox(email)) || {}).messages || []; } catch (e) { return; }
+      if (email !== this.email) return;
+      const recent = messages.slice(-MAX_SHOWN).reverse();
+      this.mail.replaceChildren(...recent.map((m) => {
+        const item = this.message(m);
+        item.insertBefore(T.el("p", { className: "message-subject", text: m.subject || "" }), item.lastChild);
+        return item;
+      }));
+      this.mailEmpty.hidden = messages.length > 0;
     }
 
     /** Messages sent since this verification began are marked new, in words as well as colour. */

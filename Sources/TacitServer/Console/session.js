@@ -17,8 +17,8 @@
       this.refreshAgain = false;
     }
 
-    async start(number, brand) {
-      this.state = await this.api.start(number, brand);
+    async start(number, brand, email) {
+      this.state = await this.api.start(number, brand, email);
       this.id = this.state.request_id;
       this.open();
       return this.state;

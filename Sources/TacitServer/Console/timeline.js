@@ -82,6 +82,7 @@
             T.el("code", { className: "event-label", text: event.label }),
             T.el("span", { className: "badge src-" + source, text: event.source || "unknown" }),
             hop ? T.ProviderTrail.rowBadge(hop) : null,
+            messageFacts(event),
             T.el("span", { className: "visually-hidden", text: "outcome: " + outcome }),
           ]),
         ]),
@@ -105,6 +106,20 @@
         e.node.querySelector(".event-time").textContent = Number.isNaN(e.at - this.t0) ? "" : T.formatOffset(e.at - this.t0);
       }
     }
+  }
+
+  const LOCALE_WHY = { requested: "asked for", number: "from the number", default: "the default" };
+
+  /** The locale a message is written in and why (api:create), or an SMS's alphabet and parts (code_sent). */
+  function messageFacts(event) {
+    const data = event.data || {};
+    if (typeof data.locale !== "string") return null;
+    const parts = ["locale " + data.locale];
+    if (typeof data.locale_source === "string") parts.push(LOCALE_WHY[data.locale_source] || data.locale_source);
+    if (typeof data.template === "string") parts.push("the app's template");
+    if (typeof data.encoding === "string") parts.push(data.encoding);
+    if (typeof data.segments === "number") parts.push(data.segments + (data.segments === 1 ? " segment" : " segments"));
+    return T.el("span", { className: "badge message-facts", text: parts.join(" · ") });
   }
 
   T.TimelineView = TimelineView;

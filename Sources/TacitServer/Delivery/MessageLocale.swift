@@ -16,7 +16,7 @@ public struct MessageLocale: Sendable, Equatable {
     /// The texts by kind: `sms`, `whatsapp`, `voice`, `email_subject`, `email_body`.
     public let texts: [String: String]
     /// The same texts, split at their placeholders once.
-    public let templates: [String: MessageTemplate]
+    public let parsedTexts: [String: PlaceholderText]
 
     public static let kinds = ["sms", "whatsapp", "voice", "email_subject", "email_body"]
 
@@ -44,11 +44,11 @@ public struct MessageLocale: Sendable, Equatable {
         regions = strings("regions")
         voices = strings("voices")
         self.texts = texts
-        templates = texts.mapValues(MessageTemplate.init)
+        parsedTexts = texts.mapValues(PlaceholderText.init)
     }
 
     /// The text of `kind` with the brand and code in place.
     public func render(_ kind: String, brand: String, code: String) -> String {
-        templates[kind]?.render(["code": code, "brand": brand]) ?? ""
+        parsedTexts[kind]?.render(["code": code, "brand": brand]) ?? ""
     }
 }

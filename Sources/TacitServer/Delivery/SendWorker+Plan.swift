@@ -6,7 +6,7 @@ import TacitStore
 /// send itself.
 extension SendWorker {
     enum Plan {
-        case send(OutboundMessage, Channel)
+        case send(OutboundMessage, Channel, ComposedMessage)
         /// With the verification as it stands, when it still exists.
         case drop(Verification?)
         /// The store did not answer: the row is taken again when its lease runs out.
@@ -26,8 +26,9 @@ extension SendWorker {
                 Data("tacit: a queued send for \(row.verificationId) could not be opened; dropped\n".utf8))
             return .drop(verification)
         }
-        return .send(runner.message(for: verification, step: row.step, channel: channel, code: code, key: row.id),
-                     channel)
+        let (message, composed) = await runner.message(for: verification, step: row.step, channel: channel,
+                                                       code: code, key: row.id)
+        return .send(message, channel, composed)
     }
 
     /// The verification `job` is for, as its commit left it when that was a moment ago, else

@@ -138,7 +138,7 @@ final class SendWorker: Sendable {
             try? await runner.store.dropSends(ids: [row.id])
             if let current { outbox.waiters.ended(row.id, WorkflowRunner.Performed(verification: current)) }
             outbox.report(row, .dropped)
-        case .send(let message, let channel):
+        case .send(let message, let channel, let composed):
             let result = await send(message, holding: row)
             if Task.isCancelled, !result.isAccepted {
                 // Stopping, with no acceptance: the next worker sends it at once.
@@ -146,7 +146,7 @@ final class SendWorker: Sendable {
                 outbox.report(row, .interrupted)
                 return
             }
-            if let performed = await runner.applyDelivery(result, of: row, channel: channel) {
+            if let performed = await runner.applyDelivery(result, of: row, channel: channel, composed: composed) {
                 outbox.waiters.ended(row.id, performed)
             } else {
                 try? await runner.store.dropSends(ids: [row.id])

@@ -21,7 +21,10 @@ extension WorkflowRunner {
             case .scheduleTimer(let at): timers.schedule(verification.id, at: at)
             case .cancelTimer: timers.cancel(verification.id)
             case .sendMessage(let step, _):
-                outcome = await awaitSend(of: verification.id, step: step, until: sendDeadline)
+                // A test number's code is never sent (docs/fraud.md#test-numbers): no send to wait for.
+                if verification.sealedTestCode == nil {
+                    outcome = await awaitSend(of: verification.id, step: step, until: sendDeadline)
+                }
             case .beginSilentCheck(let step, let expiresAt):
                 outcome = await beginSilentCheck(verification, step: step, expiresAt: expiresAt)
                     .map { Performed(verification: $0.verification, checkURL: $0.checkURL) }

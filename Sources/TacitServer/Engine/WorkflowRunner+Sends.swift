@@ -15,32 +15,45 @@ extension WorkflowRunner {
         }
     }
 
-    /// The message that carries `code` for `step`, in the verification's locale, spoken (for
-    /// a call) by that locale's voice.
+    /// The message that carries `code` for `step`, in the verification's locale, in its
+    /// application's template when it has one (docs/locales.md#templates), spoken (for a
+    /// call) by that locale's voice; with what was composed, for the `code_sent` event.
     func message(for verification: Verification, step: Int, channel: Channel, code: String,
-                 key: String) -> OutboundMessage {
-        let body = MessageText.body(channel: channel, brand: verification.brand, code: code,
-                                    locale: verification.locale)
-        let tag = MessageText.language(for: verification.locale)
-        return OutboundMessage(channel: channel, to: verification.phoneNumber, body: body,
-                               verificationId: verification.id, step: step,
-                               language: String(tag.prefix { $0 != "-" }), locale: verification.locale,
-                               voice: LocaleCatalog.builtIn.voice(for: verification.locale),
-                               code: code, brand: verification.brand, idempotencyKey: key,
-                               applicationId: verification.applicationId)
+                 key: String) async -> (OutboundMessage, ComposedMessage) {
+        let application = verification.applicationId
+        // A store that can't answer now leaves the built-in text: the code still goes out.
+        let templates = (try? await (store as? any TemplateStore)?.templates(application: application)) ?? []
+        let settings = try? await (store as? any ApplicationStore)?.applicationSettings(id: application)
+        let composed = MessageComposer.compose(channel, for: verification, code: code, templates: templates,
+                                               settings: settings)
+        let to = channel == .email ? verification.emailAddress ?? "" : verification.phoneNumber
+        var message = OutboundMessage(channel: channel, to: to, body: composed.body,
+                                      verificationId: verification.id, step: step,
+                                      language: String(composed.language.prefix { $0 != "-" }),
+                                      locale: verification.locale,
+                                      voice: LocaleCatalog.builtIn.voice(for: verification.locale),
+                                      code: code, brand: verification.brand, idempotencyKey: key,
+                                      applicationId: verification.applicationId)
+        if channel == .email {
+            message.subject = composed.subject
+                ?? MessageText.emailSubject(brand: verification.brand, locale: verification.locale)
+            message.html = MessageText.emailHTML(composed.body, code: code, language: composed.language)
+        }
+        return (message, composed)
     }
 
     /// Applies the sender's answer for `row` in one transition that also deletes the row,
     /// with a timeline event for each provider asked. Hops that come back after the
     /// verification ended are still recorded, and the summary is written again after them.
     /// nil when the verification is gone or the store refused the write.
-    func applyDelivery(_ result: DeliveryResult, of row: QueuedSend, channel: Channel) async -> Performed? {
+    func applyDelivery(_ result: DeliveryResult, of row: QueuedSend, channel: Channel,
+                       composed: ComposedMessage? = nil) async -> Performed? {
         metrics.sent(channel, accepted: result.isAccepted)
         let input = WorkflowInput.codeDelivery(step: row.step, delivered: result.isAccepted, reason: result.reason)
         let hops = ProviderHopNotes.drafts(result.attempts, channel: channel, step: row.step)
         let notes = result.isAccepted ? [SendNote.accepted(acceptedSend(result, step: row.step, channel: channel))] : []
         let outcome = try? await transition(row.verificationId, events: hops, sendsDone: [row.id],
-                                            notes: notes) { turn in
+                                            notes: notes, composed: composed) { turn in
             // Neither input is ever refused.
             try turn.handle(!hops.isEmpty && turn.verification.status != .pending ? .eventRecorded : input)
         }

@@ -8,15 +8,20 @@ extension WorkflowRunner {
         private(set) var drafts: [EventDraft]
         /// How many of the turn's effects have been looked at for events.
         private var worded = 0
+        /// The message a delivery carried, which its `code_sent` event describes.
+        private let composed: ComposedMessage?
 
-        init(_ drafts: [EventDraft] = []) {
+        init(_ drafts: [EventDraft] = [], composed: ComposedMessage? = nil) {
             self.drafts = drafts
+            self.composed = composed
         }
 
         /// Words the events the turn's decisions asked for since the last call.
         mutating func catchUp(_ turn: Turn) {
-            let verification = turn.verification
-            drafts += turn.effects[worded...].compactMap(\.event).map { Notes.draft($0, of: verification) }
+            let verification = turn.verification, composed = self.composed
+            drafts += turn.effects[worded...].compactMap(\.event).map {
+                Notes.draft($0, of: verification, composed: composed)
+            }
             worded = turn.effects.count
         }
 

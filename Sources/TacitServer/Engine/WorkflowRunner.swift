@@ -68,8 +68,10 @@ public final class WorkflowRunner: Sendable {
         // Where the number is, once: insights group by it and the locale may follow it.
         NumberPlace.locate(&draft)
         Self.chooseLocale(&draft, noting: &events)
+        try await applyFraudRules(&draft, noting: &events)
         var swapped: Bool?
-        if let policy = draft.simSwap {
+        // A verification of an address alone has no SIM to ask about.
+        if let policy = draft.simSwap, !draft.phoneNumber.isEmpty {
             swapped = await simSwap.swapped(phoneNumber: draft.phoneNumber, maxAgeHours: policy.maxAgeHours)
         }
         let now = clock.now()
@@ -77,6 +79,7 @@ public final class WorkflowRunner: Sendable {
         var transcript = Transcript(events)
         // A new verification is never refused its start; were it, the create would fail, not store it unstarted.
         try turn.handle(.start(simSwapped: swapped))
+        try skipSilentTestStep(&turn)
         let checkURL = try await beginSilentChecks(&turn, transcript: &transcript)
         let codes = try issueCodes(&turn)
         transcript.catchUp(turn)
@@ -103,9 +106,11 @@ public final class WorkflowRunner: Sendable {
     @discardableResult
     public func transition<T: Sendable>(
         _ id: String, events extra: [EventDraft] = [], sendsDone: [String] = [], notes: [SendNote] = [],
-        _ body: @escaping @Sendable (inout Turn) throws -> T
+        composed: ComposedMessage? = nil, _ body: @escaping @Sendable (inout Turn) throws -> T
     ) async throws -> Outcome<T>? {
-        try await recordingTransition(id, sendsDone: sendsDone, notes: notes) { turn in (try body(&turn), extra) }
+        try await recordingTransition(id, sendsDone: sendsDone, notes: notes, composed: composed) { turn in
+            (try body(&turn), extra)
+        }
     }
 
     /// Like `transition`, but `body` also says which events to record before the
@@ -114,8 +119,9 @@ public final class WorkflowRunner: Sendable {
     /// `rates` gives the counters the change moves, from its result, in the same transaction;
     /// `notes` what it learnt of its sends. The insight rollups it moves are worked out from
     /// the verification before and after it and the events it records (`InsightTally`).
+    /// `composed` is the message a delivery this change applies carried, for its `code_sent` event.
     func recordingTransition<T: Sendable>(
-        _ id: String, sendsDone: [String] = [], notes: [SendNote] = [],
+        _ id: String, sendsDone: [String] = [], notes: [SendNote] = [], composed: ComposedMessage? = nil,
         rates: @escaping @Sendable (T) -> [RateChange] = { _ in [] },
         _ body: @escaping @Sendable (inout Turn) throws -> (T, [EventDraft])
     ) async throws -> Outcome<T>? {
@@ -129,7 +135,7 @@ public final class WorkflowRunner: Sendable {
             let codes = try issueCodes(&turn)
             verification = turn.verification
             for note in notes { verification.keep(note, prices: prices) }
-            var transcript = Transcript(extra)
+            var transcript = Transcript(extra, composed: composed)
             transcript.catchUp(turn)
             let rollups = InsightTally.deltas(from: before, to: verification, events: transcript.drafts, at: now)
             let outbox = webhooks.outbox(for: turn.effects, verification: turn.verification, at: now)
@@ -230,17 +236,26 @@ public final class WorkflowRunner: Sendable {
 
     /// Makes a code for every code step the turn started and keeps its keyed hash
     /// in the same transaction, so a code exists in the store before it is sent.
-    /// Returns the codes in clear by step, to be sealed into their send rows only (`.sendMessage`).
+    /// Returns the codes in clear by step, to be sealed into their send rows only (`.sendMessage`):
+    /// a test number's fixed code is not among them, since nothing is sent for it. A step its
+    /// line can't take (an SMS to a fixed line) ends as skipped instead, and the next one starts.
     func issueCodes(_ turn: inout Turn) throws -> [Int: String] {
         var issued: [Int: String] = [:]
-        // By index: the turn's effects grow as codes are issued, and are never copied to be read.
-        for index in turn.effects.indices {
-            guard case .issueCode(let step, _) = turn.effects[index] else { continue }
-            let code = codes.generate(turn.verification.codeLength)
+        // By index: the turn's effects grow as codes are issued and steps skipped, and are never
+        // copied to be read.
+        var index = 0
+        while index < turn.effects.count {
+            defer { index += 1 }
+            guard case .issueCode(let step, let channel) = turn.effects[index] else { continue }
+            // Neither input is ever refused; were one, the transaction would roll back with the refusal.
+            if let reason = LineTypeRules.unreachable(channel, lineType: turn.verification.lineType) {
+                try turn.handle(.unreachable(step: step, reason: reason))
+                continue
+            }
+            let (code, isTest) = try code(for: turn.verification)
             let hash = try secrets.codeHash(code, verificationId: turn.verification.id, step: step)
-            // `.codeIssued` is never refused; were it, the transaction would roll back with the refusal.
             try turn.handle(.codeIssued(step: step, hash: hash))
-            issued[step] = code
+            if !isTest { issued[step] = code }
         }
         return issued
     }

@@ -22,7 +22,7 @@ struct FailedCheckGuard: Sendable {
     func admit(_ verification: Verification) async throws {
         guard applies(to: verification) else { return }
         do {
-            try await requireUnlocked(verification.phoneNumber, application: verification.applicationId)
+            try await requireUnlocked(verification.contact, application: verification.applicationId)
         } catch let problem as APIProblem {
             metrics.refused("failed_checks", at: "check")
             throw problem
@@ -40,7 +40,7 @@ struct FailedCheckGuard: Sendable {
     /// the guard doesn't count this number.
     func tally(for verification: Verification) throws -> FailedCheckTally? {
         guard applies(to: verification) else { return nil }
-        let counted = try counter.counters(verification.phoneNumber, application: verification.applicationId)
+        let counted = try counter.counters(verification.contact, application: verification.applicationId)
             .map { (key: try limiter.key($0.kind, $0.subject), limit: $0.limit) }
         return FailedCheckTally(counted)
     }
@@ -51,7 +51,7 @@ struct FailedCheckGuard: Sendable {
     /// the code (`nil`), or found the verification already finished, changes nothing.
     func record(_ result: CheckResult?, for verification: Verification) async {
         guard applies(to: verification), let result else { return }
-        let number = verification.phoneNumber, application = verification.applicationId
+        let number = verification.contact, application = verification.applicationId
         switch result {
         case .completed:
             try? await limiter.reset(counter, number, application: application)
@@ -65,7 +65,7 @@ struct FailedCheckGuard: Sendable {
     }
 
     func applies(to verification: Verification) -> Bool {
-        applies(toNumber: verification.phoneNumber)
+        applies(toNumber: verification.contact)
     }
 
     func applies(toNumber number: String) -> Bool {

@@ -26,6 +26,8 @@ public struct RouteSecurity: Sendable, Equatable {
     static let read = RouteSecurity(access: .key(scope: Scope.read, clientToken: nil))
     /// Changes to verifications.
     static let write = RouteSecurity(access: .key(scope: Scope.write, clientToken: nil))
+    /// Changes to the application's message templates.
+    static let templatesWrite = RouteSecurity(access: .key(scope: Scope.templatesWrite, clientToken: nil))
     /// A call to the drop-in face `name`.
     public static func face(_ name: String) -> RouteSecurity { RouteSecurity(access: .face(name)) }
 

@@ -4,9 +4,11 @@ public enum Scope {
     public static let read = "verifications:read"
     /// Start, check, skip and cancel verifications.
     public static let write = "verifications:write"
+    /// Set and delete the application's message templates (docs/api.md#templates).
+    public static let templatesWrite = "templates:write"
     /// What a new key gets when `--scopes` is not given.
     public static let defaults = [read, write]
-    public static let all: Set<String> = [read, write]
+    public static let all: Set<String> = [read, write, templatesWrite]
 
     /// Client-token permissions: a device posting its own events.
     public static let deviceEvents = "device_events"

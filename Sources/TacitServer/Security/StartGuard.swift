@@ -8,6 +8,9 @@ import TacitStore
 /// per-number limits, destination lists, the number's remaining send quota, and the
 /// sequential-number velocity guard. A refused start sends nothing; it shows in
 /// `/metrics` and a log line that names the reason, never the number.
+/// The per-address limit counts the end user's address (`device_ip`), never an authenticated
+/// caller's own (docs/security.md#the-end-users-address); a safe-listed number or
+/// `risk_check: disable` skips it and the velocity guard (docs/fraud.md#safe-list-and-risk_check).
 struct StartGuard: Sendable {
     let limiter: RateLimiter
     let configuration: SecurityConfiguration
@@ -15,6 +18,9 @@ struct StartGuard: Sendable {
     let dev: Bool
     let metrics: SecurityMetrics
     let log: SecurityLog
+    /// The applications' safe lists, read from the store's copy kept a second; nil when the
+    /// store keeps none.
+    var safeLists: (any SafeListStore)?
 
     /// Runs `route` once the start passes every check, and counts it against its number's
     /// start limit only when the route created a verification: a start refused here or by
@@ -25,14 +31,15 @@ struct StartGuard: Sendable {
     func admit(_ request: HTTPRequest, _ start: StartSubmission,
                then route: () async -> HTTPResponse) async throws -> HTTPResponse {
         let application = Self.application
-        let number = try await check(request, start, application: application)
-        let response = await route()
+        let (contact, bypass) = try await check(request, start, application: application)
+        let response = await FraudBypass.$current.withValue(bypass) { await route() }
         // 202 from /v1, 201 from a face that answers a create (and a re-send: one more send) with 201.
-        if let number, response.status == 202 || response.status == 201, response.header("Idempotent-Replayed") == nil {
-            // Created: one more verification for the number, in its application's count and
-            // the shared one. A verification is pending per number and application at most,
-            // so a start can't have slipped in since the check.
-            for (kind, subject, limit) in configuration.startCounter.counters(number.e164, application: application) {
+        if let contact, response.status == 202 || response.status == 201,
+           response.header("Idempotent-Replayed") == nil {
+            // Created: one more verification for the number (or address), in its application's
+            // count and the shared one. A verification is pending per contact and application at
+            // most, so a start can't have slipped in since the check.
+            for (kind, subject, limit) in configuration.startCounter.counters(contact, application: application) {
                 _ = try? await limiter.consume(kind, subject, limit, at: clock.now())
             }
         }
@@ -42,39 +49,85 @@ struct StartGuard: Sendable {
     /// The application the start is for: the one the gate bound for the request's credential.
     static var application: String { ActingApplication.id ?? Application.defaultID }
 
-    /// Refuses the start or returns the number whose start limit it spends when created.
+    /// Refuses the start or returns the contact (`Verification.contact`) whose start limit it
+    /// spends when created, and the automatic rules it skipped, if it skips them.
     private func check(_ request: HTTPRequest, _ start: StartSubmission,
-                       application: String) async throws -> PhoneNumber? {
+                       application: String) async throws -> (contact: String?, bypass: FraudBypass?) {
         let now = clock.now()
-        if !(dev && request.isLoopback && !configuration.limitLoopbackInDev) {
-            try await refuse("address_limit") {
-                try await limiter.spend("start-address", request.remoteAddress, configuration.verificationsPerAddress,
-                                        at: now,
-                                        detail: "Too many verifications were started from this address; retry later.")
+        var bypass = try await bypass(start, application: application)
+        if let address = limitedAddress(request, start) {
+            if bypass != nil {
+                bypass?.rules.append("address_limit")
+            } else {
+                let detail = "Too many verifications were started from this address; retry later."
+                try await refuse("address_limit") {
+                    try await limiter.spend("start-address", address, configuration.verificationsPerAddress, at: now,
+                                            detail: detail)
+                }
             }
         }
+        if let address = start.address {
+            // An address has no destination list or sequence; its limits are a number's.
+            try await checkLimits(address, region: nil, application: application, now: now)
+            return (address, bypass)
+        }
         // A body the route will refuse anyway (bad JSON, bad number) is left to the route.
-        guard let number = start.parsedNumber else { return nil }
-        if number.isVirtual, !configuration.limitVirtualRange { return nil }
+        guard let number = start.parsedNumber else { return (nil, bypass) }
+        if number.isVirtual, !configuration.limitVirtualRange { return (nil, bypass) }
         if let reason = configuration.destinations.refusal(e164: number.e164, region: number.region) {
             note(reason, region: number.region)
             throw APIProblem.destinationDenied
         }
-        try await checkSendQuota(number, application: application, now: now)
+        if let problem = LineTypeRules.refusal(number.lineType) {
+            note("line_type", region: number.region)
+            throw problem
+        }
+        try await checkLimits(number.e164, region: number.region, application: application, now: now)
+        if bypass == nil {
+            try await checkVelocity(number, now: now)
+        } else if configuration.velocityBudgets.contains(where: { $0.limit.limit > 0 }) {
+            bypass?.rules.append("sequential_numbers")
+        }
+        return (number.e164, bypass)
+    }
+
+    /// The address the per-address limit counts for this start: the end user's (`device_ip`)
+    /// when the start names one; else the caller's only when it called without a credential
+    /// (dev mode's keyless loopback caller, counted when `limitLoopbackInDev` is set). An
+    /// authenticated caller is the app's backend, whose one address all its users share: it is
+    /// never the reason a start is refused (docs/security.md#the-end-users-address).
+    private func limitedAddress(_ request: HTTPRequest, _ start: StartSubmission) -> String? {
+        if let device = start.deviceIP { return device }
+        // Every credential (an API key, a face's Basic or JWT) comes in `Authorization`, and a
+        // start reaches the guard only once its credential was accepted.
+        guard request.header("authorization") == nil else { return nil }
+        return dev && request.isLoopback && !configuration.limitLoopbackInDev ? nil : request.remoteAddress
+    }
+
+    /// The start's bypass of the automatic rules: asked for by the request, else earned by a
+    /// number on the application's safe list (read from the copy kept a second).
+    private func bypass(_ start: StartSubmission, application: String) async throws -> FraudBypass? {
+        if start.riskCheckDisabled { return FraudBypass(reason: .riskCheck) }
+        guard let safeLists, let number = start.parsedNumber else { return nil }
+        let listed = try await safeLists.safeList(application: application).contains { $0.matches(number.e164) }
+        return listed ? FraudBypass(reason: .safeList) : nil
+    }
+
+    /// The contact's send quota, start limit and run of wrong codes, in that order.
+    private func checkLimits(_ contact: String, region: String?, application: String, now: Date) async throws {
+        try await checkSendQuota(contact, region: region, application: application, now: now)
         try await refuse("number_limit") {
-            try await limiter.require(configuration.startCounter, number.e164, application: application, at: now,
+            try await limiter.require(configuration.startCounter, contact, application: application, at: now,
                                       detail: "Too many verifications were started for this number; retry later.")
         }
-        try await checkUnlocked(number, application: application, now: now)
-        try await checkVelocity(number, now: now)
-        return number
+        try await checkUnlocked(contact, region: region, application: application, now: now)
     }
 
     /// A number whose send quota is spent can receive no code, so the start is refused
     /// up front rather than run a workflow whose every step would fail.
-    private func checkSendQuota(_ number: PhoneNumber, application: String, now: Date) async throws {
-        try await refuse("send_limit", region: number.region) {
-            try await limiter.require(configuration.sendCounter, number.e164, application: application, at: now,
+    private func checkSendQuota(_ contact: String, region: String?, application: String, now: Date) async throws {
+        try await refuse("send_limit", region: region) {
+            try await limiter.require(configuration.sendCounter, contact, application: application, at: now,
                                       detail: "Too many codes were sent to this number; retry later.")
         }
     }
@@ -82,11 +135,11 @@ struct StartGuard: Sendable {
     /// A number whose checks are locked (its run of wrong codes is at the application's
     /// limit or the shared one) could check no code, so the start is refused up front
     /// rather than send a code that can't work: the same 429 a check gets meanwhile.
-    private func checkUnlocked(_ number: PhoneNumber, application: String, now: Date) async throws {
+    private func checkUnlocked(_ contact: String, region: String?, application: String, now: Date) async throws {
         let counter = configuration.failedCheckCounter
         guard counter.perApplication.limit > 0 || counter.ceiling.limit > 0 else { return }
-        try await refuse("failed_checks", region: number.region) {
-            try await limiter.require(counter, number.e164, application: application, at: now,
+        try await refuse("failed_checks", region: region) {
+            try await limiter.require(counter, contact, application: application, at: now,
                                       detail: FailedCheckGuard.lockedDetail)
         }
     }

@@ -13,6 +13,8 @@ extension WorkflowRunner {
             looked = found + 1
             guard case .beginSilentCheck(let step, let expiresAt) = turn.effects[found] else { continue }
             let v = turn.verification
+            // A step already ended in this turn (a test number's silent step) asks no provider.
+            guard v.currentStep == step else { continue }
             let request = SilentCheckRequest(verificationId: v.id, step: step, phoneNumber: v.phoneNumber,
                                              expiresAt: expiresAt, simSwapMaxAgeHours: v.simSwap?.maxAgeHours)
             // Neither input below is ever refused; were one, the create would fail with the refusal.

@@ -6,10 +6,11 @@ import TacitCore
 /// label and channel; everything else a reader sees is worded here.
 enum Notes {
     /// `verification`, when given, words what only it knows: the locale and the SMS's
-    /// encoding and parts on `sms:code_sent`.
-    static func draft(_ event: WorkflowEvent, of verification: Verification? = nil) -> EventDraft {
+    /// encoding and parts on `sms:code_sent`, measured on `composed`, the message sent, when given.
+    static func draft(_ event: WorkflowEvent, of verification: Verification? = nil,
+                      composed: ComposedMessage? = nil) -> EventDraft {
         if case .codeSent(let channel, let length, let number) = event, let verification {
-            return codeSent(channel, length: length, to: number, verification: verification)
+            return codeSent(channel, length: length, to: number, verification: verification, composed: composed)
         }
         return switch event {
         case .started(let workflow, let timeout, let length, let number):
@@ -28,18 +29,26 @@ enum Notes {
         }
     }
 
-    static func started(workflow: [Channel], timeout: Int, codeLength: Int, number: String) -> EventDraft {
+    /// `contact` is the verification's number, or the address of one for an address alone.
+    static func started(workflow: [Channel], timeout: Int, codeLength: Int, number contact: String) -> EventDraft {
         let steps = workflow.map(\.spokenName).joined(separator: ", then ")
-        return EventDraft(
+        let isAddress = contact.contains("@")
+        var draft = EventDraft(
             WorkflowEvent.started(workflow: workflow, channelTimeout: timeout, codeLength: codeLength,
-                                  phoneNumber: number).label,
+                                  phoneNumber: contact).label,
             note: """
-                A verification started for \(Redactor.phone(number)). Tacit will try \(steps), \
-                moving on whenever a step can't finish within \(timeout) seconds.
+                A verification started for \(isAddress ? EmailAddress.redacted(contact) : Redactor.phone(contact)). \
+                Tacit will try \(steps), moving on whenever a step can't finish within \(timeout) seconds.
                 """,
-            data: ["phone_number": .phone(number), "workflow": .list(workflow.map { .text($0.rawValue) }),
+            data: ["workflow": .list(workflow.map { .text($0.rawValue) }),
                    "channel_timeout": .int(timeout), "code_length": .int(codeLength)]
         )
+        if isAddress {
+            draft.data["email"] = .text(EmailAddress.redacted(contact))
+        } else {
+            draft.data["phone_number"] = .phone(contact)
+        }
+        return draft
     }
 
     static func simSwap(swapped: Bool, policy: SimSwapPolicy) -> EventDraft {
@@ -63,19 +72,25 @@ enum Notes {
         case .sms: what = "Trying SMS: a one-time code goes to the phone by text message, and the person types it in."
         case .voice: what = "Trying a voice call: the phone rings and a voice reads out a one-time code."
         case .whatsapp: what = "Trying WhatsApp: a one-time code goes to the number's WhatsApp account."
+        case .email: what = "Trying email: a one-time code goes to the address the step names."
         }
         return EventDraft(WorkflowEvent.stepStarted(channel, index: index, timeout: timeout).label, channel: channel,
                           note: what + " This step has \(timeout) seconds.",
                           data: ["step": .int(index + 1), "timeout_seconds": .int(timeout)])
     }
 
-    /// With the message's locale, and for an SMS its alphabet and how many parts it takes.
-    static func codeSent(_ channel: Channel, length: Int, to number: String, verification: Verification) -> EventDraft {
-        var draft = codeSent(channel, length: length, to: number)
-        draft.data["locale"] = .text(MessageText.language(for: verification.locale))
+    /// With the message's locale, the application's template when one was used, and for an
+    /// SMS its alphabet and how many parts it takes.
+    static func codeSent(_ channel: Channel, length: Int, to number: String, verification: Verification,
+                         composed: ComposedMessage? = nil) -> EventDraft {
+        var draft = channel == .email
+            ? emailSent(length: length, to: verification.emailAddress ?? "")
+            : codeSent(channel, length: length, to: number)
+        draft.data["locale"] = .text(composed?.language ?? MessageText.language(for: verification.locale))
+        if let template = composed?.template { draft.data["template"] = .text(template) }
         if channel == .sms {
-            let encoding = MessageText.smsEncoding(brand: verification.brand, codeLength: length,
-                                                   locale: verification.locale)
+            let encoding = composed?.encoding ?? MessageText.smsEncoding(brand: verification.brand, codeLength: length,
+                                                                         locale: verification.locale)
             draft.data["encoding"] = .text(encoding.alphabet.rawValue)
             draft.data["segments"] = .int(encoding.segments)
         }
@@ -90,6 +105,16 @@ enum Notes {
                        Only a keyed hash of it is stored.
                        """,
                    data: ["phone_number": .phone(number), "code_length": .int(length)])
+    }
+
+    /// An email's code: the address redacted as a number is (`p•••••@example.com`).
+    static func emailSent(length: Int, to address: String) -> EventDraft {
+        let shown = EmailAddress.redacted(address)
+        return EventDraft(WorkflowEvent.codeSent(.email, length: length, phoneNumber: "").label, channel: .email,
+                          outcome: .success,
+                          note: "A \(length)-digit code was sent by email to \(shown). "
+                              + "Only a keyed hash of it is stored.",
+                          data: ["email": .text(shown), "code_length": .int(length)])
     }
 
     static func codeAccepted(_ channel: Channel) -> EventDraft {

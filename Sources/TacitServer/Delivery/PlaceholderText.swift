@@ -4,7 +4,7 @@ import TacitCore
 /// message appends the pieces and the values (a value is never searched again, so a
 /// brand can't turn into a placeholder), and an SMS's alphabet and parts are known from
 /// the values' lengths without writing it.
-public struct MessageTemplate: Sendable, Equatable {
+public struct PlaceholderText: Sendable, Equatable {
     enum Piece: Sendable, Equatable {
         case text(String)
         case placeholder(String)

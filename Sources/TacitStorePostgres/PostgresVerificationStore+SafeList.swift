@@ -1,0 +1,41 @@
+import Foundation
+import TacitStore
+
+/// Applications' safe lists in `safe_list`, as the SQLite store keeps them.
+extension PostgresVerificationStore: SafeListStore {
+    /// Through a copy kept for a second (`KeptPerApplication`): every start reads it.
+    public func safeList(application: String) async throws -> [SafeListEntry] {
+        try await keptSafeLists.value(of: application) { try await storedSafeList(application: application) }
+    }
+
+    private func storedSafeList(application: String) async throws -> [SafeListEntry] {
+        try await read { db in
+            try db.query("SELECT * FROM safe_list WHERE application_id = \(application) ORDER BY entry").map { row in
+                SafeListEntry(applicationId: application, entry: try row.string("entry"),
+                              createdAt: try row.date("created_at"))
+            }
+        }
+    }
+
+    public func addSafeListEntry(_ entry: SafeListEntry) async throws -> Bool {
+        defer { keptSafeLists.forget(entry.applicationId) }
+        return try await write { db in
+            guard try !db.query("SELECT 1 FROM applications WHERE id = \(entry.applicationId)").isEmpty else {
+                return false
+            }
+            try db.execute("""
+                INSERT INTO safe_list (application_id, entry, created_at)
+                VALUES (\(entry.applicationId), \(entry.entry), \(entry.createdAt.timeIntervalSince1970))
+                ON CONFLICT (application_id, entry) DO NOTHING
+                """)
+            return true
+        }
+    }
+
+    public func removeSafeListEntry(application: String, entry: String) async throws -> Bool {
+        defer { keptSafeLists.forget(application) }
+        return try await read { db in
+            try db.execute("DELETE FROM safe_list WHERE application_id = \(application) AND entry = \(entry)") == 1
+        }
+    }
+}

@@ -13,6 +13,10 @@ public protocol InsightStore: Sendable {
     /// including, `to`, summed per key (a UTC day for `.day`) and currency.
     func rollupSums(application: String, span: Int64, from: Int64, to: Int64,
                     grouping: InsightGrouping) async throws -> [RollupSum]
+
+    /// Adds `deltas` to the application's rollup rows in a write of their own: for what counts
+    /// without a change to store (a start refused before it was stored). One upsert, no more.
+    func addRollups(_ deltas: [RollupDelta], application: String) async throws
 }
 
 /// How a summary groups: by a rollup dimension, or by UTC day (from the rows for all).

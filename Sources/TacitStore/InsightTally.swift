@@ -13,7 +13,7 @@ public enum InsightTally {
     /// one per row, in the order rows are written.
     public static func deltas(from before: Verification?, to after: Verification, events: [EventDraft],
                               at: Date) -> [RollupDelta] {
-        var rows = Rows(hour: RollupDelta.hour(of: at), verification: after)
+        var rows = Rows(hour: RollupDelta.hour(of: at), region: after.region, prefix: after.numberPrefix)
         if before == nil {
             var counts = InsightCounts()
             counts.starts = 1
@@ -34,13 +34,19 @@ public enum InsightTally {
             counts.blocked = 1
             rows.add(counts, channel: event.channel, provider: nil)
         }
-        var deltas: [RollupDelta] = []
-        deltas.reserveCapacity(2 * rows.byRow.count)
-        for delta in rows.byRow where !delta.counts.isEmpty {
-            deltas.append(delta)
-            deltas.append(delta.onItsDay)
-        }
-        return RollupDelta.ordered(deltas)
+        return rows.deltas
+    }
+
+    /// The deltas of a start fraud protection refused before anything was stored (a premium-rate
+    /// line's, docs/fraud.md#line-types): one blocked send under its first channel, if it named
+    /// one, its number's region and its prefix. Written alone, as the only trace the start leaves.
+    public static func refusedStart(channel: Channel?, region: String?, prefix: String?,
+                                    at: Date) -> [RollupDelta] {
+        var rows = Rows(hour: RollupDelta.hour(of: at), region: region, prefix: prefix)
+        var counts = InsightCounts()
+        counts.blocked = 1
+        rows.add(counts, channel: channel, provider: nil)
+        return rows.deltas
     }
 
     /// New sends count once each with their price; a price that arrives later (a receipt's)
@@ -101,13 +107,27 @@ public enum InsightTally {
     /// are found by a scan, not hashed under a key built for each.
     private struct Rows {
         let hour: Int64
-        let verification: Verification
+        /// The number's region and prefix, the keys of every count of the change.
+        let region: String?
+        let prefix: String?
         var byRow: [RollupDelta] = []
 
-        init(hour: Int64, verification: Verification) {
+        init(hour: Int64, region: String?, prefix: String?) {
             self.hour = hour
-            self.verification = verification
+            self.region = region
+            self.prefix = prefix
             byRow.reserveCapacity(8)
+        }
+
+        /// Each row with counts, on its hour and on its day, in the order rows are written.
+        var deltas: [RollupDelta] {
+            var deltas: [RollupDelta] = []
+            deltas.reserveCapacity(2 * byRow.count)
+            for delta in byRow where !delta.counts.isEmpty {
+                deltas.append(delta)
+                deltas.append(delta.onItsDay)
+            }
+            return RollupDelta.ordered(deltas)
         }
 
         /// `counts` under the row for all, the channel's, the provider's, the region's and the prefix's.
@@ -117,8 +137,8 @@ public enum InsightTally {
             // so a summary by channel, region or prefix sums to the totals without reading them apart.
             add(counts, .channel, channel?.rawValue ?? "", currency)
             if let provider { add(counts, .provider, provider, currency) }
-            add(counts, .country, verification.region ?? "", currency)
-            add(counts, .prefix, verification.numberPrefix ?? "", currency)
+            add(counts, .country, region ?? "", currency)
+            add(counts, .prefix, prefix ?? "", currency)
         }
 
         mutating func spend(_ send: AcceptedSend, sign: Int64) {

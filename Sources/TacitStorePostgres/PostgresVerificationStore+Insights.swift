@@ -24,6 +24,12 @@ extension PostgresVerificationStore {
             """]
     }
 
+    public func addRollups(_ deltas: [RollupDelta], application: String) async throws {
+        let statements = Self.upserts(deltas, application: application)
+        guard !statements.isEmpty else { return }
+        try await write { db in for statement in statements { _ = try db.execute(statement) } }
+    }
+
     static let columnList = PostgresQuery(stringLiteral: InsightCounts.columns.joined(separator: ", "))
     static let additions = PostgresQuery(stringLiteral: InsightCounts.columns.map {
         "\($0) = r.\($0) + excluded.\($0)"

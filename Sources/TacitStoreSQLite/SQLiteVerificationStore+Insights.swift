@@ -13,6 +13,12 @@ extension SQLiteVerificationStore {
         try db.accumulate(PendingRollups.self) { $0.add(rollups, application: application) }
     }
 
+    public func addRollups(_ deltas: [RollupDelta], application: String) async throws {
+        guard !deltas.isEmpty else { return }
+        // Joins the group commit like any write: its rows merge into the batch's one upsert.
+        try await database.write { db in try Self.apply(deltas, application: application, db) }
+    }
+
     static let sums = InsightCounts.columns.map { "SUM(\($0)) AS \($0)" }.joined(separator: ", ")
 
     public func verificationPage(_ query: VerificationListQuery, limit: Int) async throws -> [Verification] {

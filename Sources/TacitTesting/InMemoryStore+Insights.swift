@@ -43,6 +43,10 @@ extension InMemoryStore {
         }
     }
 
+    public func addRollups(_ deltas: [RollupDelta], application: String) async throws {
+        state.withLock { $0.rollups.add(deltas, application: application) }
+    }
+
     public func rollupSums(application: String, span: Int64, from: Int64, to: Int64,
                            grouping: InsightGrouping) async throws -> [RollupSum] {
         state.withLock { state in

@@ -110,6 +110,21 @@ struct InsightsListTests {
         }
     }
 
+    @Test("a verification of an address alone lists with no number and its address redacted")
+    func addressAlone() async throws {
+        try await TestApplication.test(.inProcess) { app, keyless in
+            let twilio = try await TwilioCalls.make(app, keyless)
+            #expect(try await twilio.start("person@example.com", channel: "email").status == 201)
+            let reply = try await keyless.bearer(twilio.apiKey).get("/v1/verifications")
+            #expect(reply.status == 200)
+            let item = try #require((reply["verifications"] as? [[String: Any]])?.first)
+            #expect(item["phone_number"] is NSNull && item["country"] is NSNull)
+            #expect(item["email_address"] as? String == "p•••••@example.com")
+            #expect(item["channel"] as? String == "email" && item["face"] as? String == "twilio")
+            #expect(!reply.text.contains("person@"), "\(reply.text)")
+        }
+    }
+
     @Test("bad filters and bad cursors answer 400 problems naming the parameter", arguments: [
         ("status=done", "status"), ("channel=fax", "channel"), ("country=gb", "country"), ("from=yesterday", "from"),
         ("to=2026-13-01", "to"), ("limit=0", "limit"), ("limit=201", "limit"), ("cursor=abc", "cursor"),

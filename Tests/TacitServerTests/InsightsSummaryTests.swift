@@ -69,6 +69,52 @@ struct InsightsSummaryTests {
         }
     }
 
+    @Test("a start the line-type rule refuses counts as a blocked send by prefix, country and channel, never a start",
+          arguments: Backing.allCases)
+    func refusedStartIsBlocked(backing: Backing) async throws {
+        let store: (any VerificationStore)? = backing == .memory ? InMemoryStore() : nil
+        try await TestApplication.test(.inProcess, store: store) { _, client in
+            _ = try await client.start("+447400123456", channels: ["sms"])
+            for _ in 0..<2 {
+                let refused = try await client.start("+449098765432", channels: ["sms", "voice"]).reply
+                #expect(refused.status == 403 && refused.string("type") == "fraud-blocked", "\(refused.text)")
+            }
+            let byPrefix = try await client.get("/v1/insights/summary?\(Self.window)&group_by=prefix")
+            #expect(Self.group(byPrefix, "+44909")?["blocked_sends"] as? Int == 2)
+            #expect(Self.group(byPrefix, "+44909")?["starts"] as? Int == 0)
+            #expect(Self.group(byPrefix, "+44740")?["blocked_sends"] as? Int == 0)
+            let byCountry = try await client.get("/v1/insights/summary?\(Self.window)&group_by=country")
+            #expect(Self.group(byCountry, "GB")?["blocked_sends"] as? Int == 2)
+            let byChannel = try await client.get("/v1/insights/summary?\(Self.window)&group_by=channel")
+            #expect(Self.group(byChannel, "sms")?["blocked_sends"] as? Int == 2)
+            let totals = try #require(byChannel["totals"] as? [String: Any])
+            #expect(totals["blocked_sends"] as? Int == 2 && totals["starts"] as? Int == 1)
+        }
+    }
+
+    @Test("a verification of an address alone counts under channel email, with no country or prefix",
+          arguments: Backing.allCases)
+    func addressAlone(backing: Backing) async throws {
+        let store: (any VerificationStore)? = backing == .memory ? InMemoryStore() : nil
+        try await TestApplication.test(.inProcess, store: store, configure: { _, dependencies in
+            dependencies.codes = .fixed("424242")
+        }) { app, keyless in
+            let twilio = try await TwilioCalls.make(app, keyless)
+            #expect(try await twilio.start("person@example.com", channel: "email").status == 201)
+            #expect(try await twilio.check(to: "person@example.com", code: "424242").json["status"] as? String
+                        == "approved")
+            let client = keyless.bearer(twilio.apiKey)
+            let byChannel = try await client.get("/v1/insights/summary?\(Self.window)&group_by=channel")
+            let email = try #require(Self.group(byChannel, "email"))
+            #expect(email["starts"] as? Int == 1 && email["sends"] as? Int == 1 && email["conversions"] as? Int == 1)
+            for dimension in ["country", "prefix"] {
+                let reply = try await client.get("/v1/insights/summary?\(Self.window)&group_by=\(dimension)")
+                #expect((reply["groups"] as? [[String: Any]])?.count == 1)
+                #expect(Self.group(reply, nil)?["conversions"] as? Int == 1, "\(dimension): the null key")
+            }
+        }
+    }
+
     @Test("bad summary input answers a 400 problem naming the parameter", arguments: [
         ("from=2026-11-29T00:00:00Z&to=2026-12-01T00:00:00Z&group_by=week", "group_by"),
         ("from=2026-11-29T00:00:00Z&to=2026-12-01T00:00:00Z", "group_by"),

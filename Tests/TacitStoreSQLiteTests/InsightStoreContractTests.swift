@@ -131,4 +131,55 @@ struct InsightStoreContractTests {
         let read = try #require(try await store.verification(id: "v4"))
         #expect(read.region == "FR", "the region reads back from the record")
     }
+
+    @Test("a refused start's blocked count is added alone, by channel, region and prefix, beside the changes' rows",
+          arguments: Kind.allCases)
+    func refusedStartCounts(kind: Kind) async throws {
+        let (store, _) = try await StoreContractTests.make(kind)
+        let app = Verification.defaultApplication
+        try await Self.create(Self.verification("a", "+447400123456", region: "GB"), in: store)
+        for _ in 0..<2 {
+            try await store.addRollups(InsightTally.refusedStart(channel: .sms, region: "GB", prefix: "+44909",
+                                                                 at: Self.now), application: app)
+        }
+        try await store.addRollups(InsightTally.refusedStart(channel: nil, region: "FR", prefix: "+33810",
+                                                             at: Self.now), application: "other")
+        let from = RollupDelta.hour(of: Self.now), to = from + 3600
+        func counts(_ dimension: InsightDimension) async throws -> [String: InsightCounts] {
+            let sums = try await store.rollupSums(application: app, fromHour: from, toHour: to,
+                                                  grouping: .dimension(dimension))
+            return sums.reduce(into: [:]) { $0[$1.key, default: InsightCounts()] += $1.counts }
+        }
+        let byPrefix = try await counts(.prefix)
+        #expect(byPrefix["+44909"]?.blocked == 2 && byPrefix["+44909"]?.starts == 0)
+        #expect(byPrefix["+44740"]?.starts == 1 && byPrefix["+44740"]?.blocked == 0)
+        let all = try await counts(.all)
+        #expect(all[""]?.blocked == 2 && all[""]?.starts == 1)
+        #expect(try await counts(.country)["GB"]?.blocked == 2)
+        #expect(try await counts(.channel)["sms"]?.blocked == 2)
+        #expect(try await counts(.provider).isEmpty, "a refused start has no provider")
+        let other = try await store.rollupSums(application: "other", fromHour: from, toHour: to,
+                                               grouping: .dimension(.channel))
+        #expect(other.map(\.key) == [""] && other.first?.counts.blocked == 1, "no channel named: the empty key")
+    }
+
+    @Test("a verification of an address alone counts with no region or prefix and reads back", arguments: Kind.allCases)
+    func addressAlone(kind: Kind) async throws {
+        let (store, _) = try await StoreContractTests.make(kind)
+        var options = VerificationOptions(workflow: [.email])
+        options.emailAddress = "a@example.com"
+        var v = Verification(id: "e", phoneNumber: "", options: options, clientTokenHash: [7], createdAt: Self.now)
+        v.workflow[0].status = .active
+        v.workflow[0].startedAt = Self.now
+        try await Self.create(v, in: store)
+        let from = RollupDelta.hour(of: Self.now), to = from + 3600
+        let byChannel = try await store.rollupSums(application: "default", fromHour: from, toHour: to,
+                                                   grouping: .dimension(.channel))
+        #expect(byChannel.map(\.key) == ["email"] && byChannel.first?.counts.starts == 1)
+        let byCountry = try await store.rollupSums(application: "default", fromHour: from, toHour: to,
+                                                   grouping: .dimension(.country))
+        #expect(byCountry.map(\.key) == [""])
+        let page = try await store.verificationPage(VerificationListQuery(application: "default"), limit: 9)
+        #expect(page.map(\.id) == ["e"] && page.first?.emailAddress == "a@example.com" && page.first?.region == nil)
+    }
 }

@@ -52,14 +52,16 @@ struct InsightRoutes: Sendable {
          query.to.map { String($0.timeIntervalSince1970) } ?? "", query.clientRef ?? ""].joined(separator: "\n")
     }
 
-    /// One list item: no code, hash, token, check URL or full number.
+    /// One list item: no code, hash, token, check URL, full number or full address. A
+    /// verification of an address alone has no number: its `phone_number` is null.
     static func item(_ v: Verification) -> JSONValue {
         let channel = v.activeChannel ?? v.workflow.last { $0.status != .unused }?.channel
         return .object([
             "request_id": .string(v.id),
             "status": .string(v.status.rawValue),
             "face": .string(v.face),
-            "phone_number": .string(PhoneNumber.redact(v.phoneNumber)),
+            "phone_number": v.phoneNumber.isEmpty ? .null : .string(PhoneNumber.redact(v.phoneNumber)),
+            "email_address": v.emailAddress.map { .string(EmailAddress.redacted($0)) } ?? .null,
             "country": v.region.map { .string($0) } ?? .null,
             "client_ref": v.clientRef.map { .string($0) } ?? .null,
             "channel": channel.map { .string($0.rawValue) } ?? .null,

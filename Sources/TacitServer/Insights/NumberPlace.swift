@@ -15,8 +15,13 @@ enum NumberPlace {
         guard verification.region == nil, verification.numberPrefix == nil,
               let number = try? parser.parse(verification.phoneNumber, allowVirtualRange: true) else { return }
         verification.region = number.region
-        let digits = verification.phoneNumber.utf8.dropFirst()
+        verification.numberPrefix = prefix(of: number)
+    }
+
+    /// `number`'s prefix: `+`, its country code and the next three digits.
+    static func prefix(of number: PhoneNumber) -> String {
+        let digits = number.e164.utf8.dropFirst()
         let kept = String(number.countryCallingCode).count + prefixDigits
-        verification.numberPrefix = "+" + String(decoding: digits.prefix(kept), as: UTF8.self)
+        return "+" + String(decoding: digits.prefix(kept), as: UTF8.self)
     }
 }

@@ -36,7 +36,8 @@ struct SecurityLayer: Sendable {
             authenticator: authenticator, limiter: limiter, configuration: configuration, store: store, clock: clock,
             dev: server.dev,
             starts: StartGuard(limiter: limiter, configuration: configuration, clock: clock, dev: server.dev,
-                               metrics: metrics, log: log, safeLists: store as? any SafeListStore),
+                               metrics: metrics, log: log, safeLists: store as? any SafeListStore,
+                               insights: store),
             checks: FailedCheckGuard(limiter: limiter, configuration: configuration, clock: clock, metrics: metrics),
             monitor: monitor, metrics: metrics)
         self.metrics = metrics

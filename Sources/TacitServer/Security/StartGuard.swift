@@ -21,6 +21,8 @@ struct StartGuard: Sendable {
     /// The applications' safe lists, read from the store's copy kept a second; nil when the
     /// store keeps none.
     var safeLists: (any SafeListStore)?
+    /// Where a start refused as blocked is counted (docs/api.md#the-summary); nil when the store keeps no rollups.
+    var insights: (any InsightStore)?
 
     /// Runs `route` once the start passes every check, and counts it against its number's
     /// start limit only when the route created a verification: a start refused here or by
@@ -80,6 +82,7 @@ struct StartGuard: Sendable {
         }
         if let problem = LineTypeRules.refusal(number.lineType) {
             note("line_type", region: number.region)
+            await countBlocked(start, number, application: application, at: now)
             throw problem
         }
         try await checkLimits(number.e164, region: number.region, application: application, now: now)
@@ -142,6 +145,18 @@ struct StartGuard: Sendable {
             try await limiter.require(counter, contact, application: application, at: now,
                                       detail: FailedCheckGuard.lockedDetail)
         }
+    }
+
+    /// Counts a start the line-type rule refused as one blocked send by its number's region and
+    /// prefix: nothing else is stored for it, so this one rollup write is all it costs. A store
+    /// that can't count it now leaves the answer as it is.
+    private func countBlocked(_ start: StartSubmission, _ number: PhoneNumber, application: String,
+                              at now: Date) async {
+        guard let insights else { return }
+        let channel = (try? start.request.get())?.options.workflow.first
+        let deltas = InsightTally.refusedStart(channel: channel, region: number.region,
+                                               prefix: NumberPlace.prefix(of: number), at: now)
+        try? await insights.addRollups(deltas, application: application)
     }
 
     func refuse(_ reason: String, region: String? = nil, _ body: () async throws -> Void) async throws {

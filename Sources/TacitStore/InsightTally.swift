@@ -88,7 +88,7 @@ public enum InsightTally {
     }
 
     /// The price as millionths, nil when it is not a decimal number. Providers write
-    /// charges as negative amounts (Twilio's `-0.00790`): the size is what it cost.
+    /// charges as negative amounts (`-0.00790`): the size is what it cost.
     public static func micros(_ price: String) -> Int64? {
         var text = Substring(price.trimmingCharacters(in: .whitespaces))
         if text.first == "-" || text.first == "+" { text = text.dropFirst() }

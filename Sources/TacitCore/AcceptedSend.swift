@@ -1,7 +1,8 @@
 import Foundation
 
-/// A code message a provider accepted, kept on its verification for the list and for
-/// insights' spend (docs/api.md#insights). Holds no number and no code.
+/// A code message a provider accepted (or a silent check it issued, on channel `silent_auth`),
+/// kept on its verification for the list and for insights' spend and delivery
+/// (docs/api.md#insights). Holds no number and no code.
 public struct AcceptedSend: Sendable, Equatable {
     /// Where a price came from.
     public enum PriceSource: String, Sendable, Equatable {
@@ -18,12 +19,25 @@ public struct AcceptedSend: Sendable, Equatable {
     public var provider: String
     /// What the message cost, as a positive decimal string (`0.0079`), when known.
     public var price: String?
-    /// ISO 4217 currency of `price` (`USD`).
+    /// The currency of `price`: an ISO 4217 code (`USD`), or a provider's own unit of credit in
+    /// three capitals (`API`).
     public var currency: String?
     public var priceSource: PriceSource?
+    /// When the provider accepted it; nil for a send kept before acceptance times were.
+    public var acceptedAt: Date?
+    /// What the provider's first final receipt for it said, if one came.
+    public var receipt: Receipt?
+
+    /// A provider's final word on a message's delivery.
+    public enum Receipt: String, Sendable, Equatable {
+        case delivered
+        case failed
+    }
 
     public init(step: Int, channel: Channel, provider: String, price: String? = nil, currency: String? = nil,
-                priceSource: PriceSource? = nil) {
+                priceSource: PriceSource? = nil, acceptedAt: Date? = nil, receipt: Receipt? = nil) {
+        self.acceptedAt = acceptedAt
+        self.receipt = receipt
         self.step = step
         self.channel = channel
         self.provider = provider

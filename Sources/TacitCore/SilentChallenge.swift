@@ -10,11 +10,23 @@ public struct SilentChallenge: Sendable, Equatable {
     public var provider: String
     /// The provider's id for the check (its check id or sid).
     public var reference: String
+    /// What the provider said the check cost, when its answer says (see `priced`).
+    public private(set) var price: String?
+    public private(set) var currency: String?
 
     public init(checkURL: String, provider: String, reference: String) {
         self.checkURL = checkURL
         self.provider = provider
         self.reference = reference
+    }
+
+    /// This challenge with the price the provider reported, kept only when both are well formed.
+    public func priced(_ price: String?, currency: String?) -> SilentChallenge {
+        guard let price, let currency, Price.isWellFormed(price), Price.isCurrency(currency) else { return self }
+        var copy = self
+        copy.price = Price.magnitude(price)
+        copy.currency = currency
+        return copy
     }
 }
 

@@ -15,8 +15,9 @@ enum TruIDAnswer {
                   let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme ?? "") else {
                 return .failed(.unavailable, events: [])
             }
-            return .issuedAtProvider(SilentChallenge(checkURL: url, provider: TruIDProvider.name, reference: id),
-                                     events: [])
+            let challenge = SilentChallenge(checkURL: url, provider: TruIDProvider.name, reference: id)
+                .priced(amount(object["charge_amount"]), currency: object["charge_currency"]?.stringValue)
+            return .issuedAtProvider(challenge, events: [])
         }
         // A number tru.ID can't check (its operator is not reachable, its country not served) is no coverage.
         if [400, 412, 501].contains(response.status),
@@ -64,6 +65,23 @@ enum TruIDAnswer {
         }
         if let within = object["sim_change_within"]?.numberValue, Int(within) <= windowMinutes { changed = true }
         return changed
+    }
+
+    /// `charge_amount` as a decimal string: tru.ID writes it as a JSON number (`1`, `0.5`) in the
+    /// units of `charge_currency` (its own credits, `API`, or a currency). A number that is not a
+    /// plain decimal of up to eight places is no price.
+    static func amount(_ value: JSONValue?) -> String? {
+        if let text = value?.stringValue { return text }
+        guard let number = value?.numberValue, number.isFinite, number >= 0, number < 1e12 else { return nil }
+        let scaled = (number * 100_000_000).rounded()
+        guard abs(scaled - number * 100_000_000) < 1e-3 else { return nil }
+        let whole = Int64(number.rounded(.down))
+        let fraction = Int64(scaled) - whole * 100_000_000
+        guard fraction > 0 else { return String(whole) }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 8 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(whole).\(digits)"
     }
 
     /// `https://developer.tru.id/docs/reference/api-errors#mno_not_supported` → `mno_not_supported`.

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What one rollup row counts (docs/api.md#insights): added to by each change that
-/// counts, summed by the summary. The time to verify is a histogram of fixed buckets,
-/// so rows add up and a median can be read from any sum of them.
+/// counts, summed by the summary. The time to verify and the time to deliver are histograms
+/// of the same fixed buckets, so rows add up and a median can be read from any sum of them.
 public struct InsightCounts: Sendable, Equatable {
     /// A count per bucket, held inline: every change builds a few counts, and an array
     /// would be an allocation each.
@@ -16,6 +16,11 @@ public struct InsightCounts: Sendable, Equatable {
     public var spendMicros: Int64 = 0
     /// Conversions by time from start to completion, one count per bucket of `bucketBounds`.
     public var histogram = Histogram(repeating: 0)
+    /// Sends whose provider's first final receipt said delivered, and said not.
+    public var delivered = 0
+    public var undelivered = 0
+    /// Delivered sends by time from the provider's acceptance to its delivered receipt.
+    public var deliveryHistogram = Histogram(repeating: 0)
 
     public init() {}
 
@@ -32,16 +37,20 @@ public struct InsightCounts: Sendable, Equatable {
 
     public var isEmpty: Bool {
         guard starts == 0, sends == 0, conversions == 0, silentAttempts == 0, silentSuccesses == 0, blocked == 0,
-              spendMicros == 0 else { return false }
-        for index in histogram.indices where histogram[index] != 0 { return false }
+              spendMicros == 0, delivered == 0, undelivered == 0 else { return false }
+        for index in histogram.indices where histogram[index] != 0 || deliveryHistogram[index] != 0 { return false }
         return true
     }
 
     public static func == (lhs: InsightCounts, rhs: InsightCounts) -> Bool {
         guard lhs.starts == rhs.starts, lhs.sends == rhs.sends, lhs.conversions == rhs.conversions,
               lhs.silentAttempts == rhs.silentAttempts, lhs.silentSuccesses == rhs.silentSuccesses,
-              lhs.blocked == rhs.blocked, lhs.spendMicros == rhs.spendMicros else { return false }
-        for index in lhs.histogram.indices where lhs.histogram[index] != rhs.histogram[index] { return false }
+              lhs.blocked == rhs.blocked, lhs.spendMicros == rhs.spendMicros, lhs.delivered == rhs.delivered,
+              lhs.undelivered == rhs.undelivered else { return false }
+        for index in lhs.histogram.indices where lhs.histogram[index] != rhs.histogram[index]
+            || lhs.deliveryHistogram[index] != rhs.deliveryHistogram[index] {
+            return false
+        }
         return true
     }
 
@@ -53,12 +62,24 @@ public struct InsightCounts: Sendable, Equatable {
         lhs.silentSuccesses += rhs.silentSuccesses
         lhs.blocked += rhs.blocked
         lhs.spendMicros += rhs.spendMicros
-        for index in lhs.histogram.indices { lhs.histogram[index] += rhs.histogram[index] }
+        lhs.delivered += rhs.delivered
+        lhs.undelivered += rhs.undelivered
+        for index in lhs.histogram.indices {
+            lhs.histogram[index] += rhs.histogram[index]
+            lhs.deliveryHistogram[index] += rhs.deliveryHistogram[index]
+        }
     }
 
     /// The median time to verify, interpolated inside the bucket that holds it; nil
     /// without conversions. The open last bucket reports its lower bound.
-    public var medianSeconds: Double? {
+    public var medianSeconds: Double? { Self.median(histogram) }
+
+    /// The median time from a provider's acceptance to its delivered receipt, read as the time to verify is.
+    public var medianDeliverySeconds: Double? { Self.median(deliveryHistogram) }
+
+    /// The median of `histogram`'s counts, interpolated inside the bucket that holds it; nil
+    /// when it counts nothing. The open last bucket reports its lower bound.
+    static func median(_ histogram: Histogram) -> Double? {
         var total = 0
         for index in histogram.indices { total += histogram[index] }
         guard total > 0 else { return nil }
@@ -153,8 +174,13 @@ public struct RollupDelta: Sendable, Equatable {
 
 extension InsightCounts {
     /// The rollup table's count columns, in the order of `columnValues`.
-    public static let columns = ["starts", "sends", "conversions", "silent_attempts", "silent_successes", "blocked",
-                                 "spend_micros"] + (0..<bucketCount).map { "b\($0)" }
+    public static let columns = firstColumns + deliveryColumns
+
+    /// The columns the rollup table was made with (`insights_001`).
+    public static let firstColumns = ["starts", "sends", "conversions", "silent_attempts", "silent_successes",
+                                      "blocked", "spend_micros"] + (0..<bucketCount).map { "b\($0)" }
+    /// The columns receipts added (`insights_002`): delivered, undelivered, and the delivery histogram.
+    public static let deliveryColumns = ["delivered", "undelivered"] + (0..<bucketCount).map { "d\($0)" }
 
     /// The counts as the values of `columns`.
     public var columnValues: [Int64] {
@@ -174,6 +200,9 @@ extension InsightCounts {
         body(Int64(blocked))
         body(spendMicros)
         for index in histogram.indices { body(Int64(histogram[index])) }
+        body(Int64(delivered))
+        body(Int64(undelivered))
+        for index in deliveryHistogram.indices { body(Int64(deliveryHistogram[index])) }
     }
 
     /// Counts read back from `columns`' values.
@@ -188,6 +217,10 @@ extension InsightCounts {
         blocked = Int(values[5])
         spendMicros = values[6]
         for index in histogram.indices { histogram[index] = Int(values[7 + index]) }
+        let receipts = 7 + Self.bucketCount
+        delivered = Int(values[receipts])
+        undelivered = Int(values[receipts + 1])
+        for index in deliveryHistogram.indices { deliveryHistogram[index] = Int(values[receipts + 2 + index]) }
     }
 }
 

@@ -19,7 +19,7 @@ public enum InsightTally {
             counts.starts = 1
             rows.add(counts, channel: after.workflow.first?.channel, provider: nil)
         }
-        countSends(from: before, to: after, into: &rows)
+        countSends(from: before, to: after, at: at, into: &rows)
         countSilent(from: before, to: after, into: &rows)
         if before?.status ?? .pending != .completed, after.status == .completed {
             var counts = InsightCounts()
@@ -49,19 +49,39 @@ public enum InsightTally {
         return rows.deltas
     }
 
-    /// New sends count once each with their price; a price that arrives later (a receipt's)
-    /// moves only the spend, taking back the one it replaces.
-    private static func countSends(from before: Verification?, to after: Verification, into rows: inout Rows) {
+    /// New sends count once each with their price (a silent check issued at a provider adds
+    /// its price but is no message sent); a price that arrives later (a receipt's) moves only
+    /// the spend, taking back the one it replaces. A send's first final receipt counts it
+    /// delivered or undelivered, a delivered one with its time since the provider accepted it.
+    private static func countSends(from before: Verification?, to after: Verification, at: Date,
+                                   into rows: inout Rows) {
         let earlier = before?.acceptedSends ?? []
         for (index, send) in after.acceptedSends.enumerated() {
             var counts = InsightCounts()
             if index >= earlier.count {
-                counts.sends = 1
+                if send.channel != .silentAuth {
+                    counts.sends = 1
+                    rows.add(counts, channel: send.channel, provider: send.provider)
+                }
+                rows.spend(send, sign: 1)
+                continue
+            }
+            let was = earlier[index]
+            if was.price != send.price || was.currency != send.currency {
+                rows.spend(was, sign: -1)
+                rows.spend(send, sign: 1)
+            }
+            if was.receipt == nil, let receipt = send.receipt {
+                switch receipt {
+                case .delivered:
+                    counts.delivered = 1
+                    if let accepted = send.acceptedAt {
+                        counts.deliveryHistogram[InsightCounts.bucket(max(0, at.timeIntervalSince(accepted)))] = 1
+                    }
+                case .failed:
+                    counts.undelivered = 1
+                }
                 rows.add(counts, channel: send.channel, provider: send.provider)
-                rows.spend(send, sign: 1)
-            } else if earlier[index] != send {
-                rows.spend(earlier[index], sign: -1)
-                rows.spend(send, sign: 1)
             }
         }
     }

@@ -103,6 +103,11 @@ public struct VerificationRecord: Sendable {
             w.optional(send.currency) { $0.string($1) }
             w.optional(send.priceSource) { $0.string($1.rawValue) }
         }
+        // Added after the sends: each one's acceptance time and receipt, in the same order.
+        for send in v.acceptedSends {
+            w.optional(send.acceptedAt) { $0.double($1.timeIntervalSince1970) }
+            w.optional(send.receipt) { $0.string($1.rawValue) }
+        }
         return w.bytes
     }
 
@@ -163,6 +168,13 @@ public struct VerificationRecord: Sendable {
                                           priceSource: try r.optional { r in
                                               try parse(&r, AcceptedSend.PriceSource.self)
                                           }))
+            }
+            // A record written before acceptance times and receipts ends after its sends.
+            if !r.isAtEnd {
+                for index in sends.indices {
+                    sends[index].acceptedAt = try r.optional { try date(&$0) }
+                    sends[index].receipt = try r.optional { r in try parse(&r, AcceptedSend.Receipt.self) }
+                }
             }
         }
         return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,

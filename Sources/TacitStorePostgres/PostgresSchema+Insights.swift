@@ -17,8 +17,18 @@ extension PostgresSchema {
             hour bigint NOT NULL,
             key text NOT NULL,
             currency text NOT NULL,
-            \(InsightCounts.columns.map { "\($0) bigint NOT NULL DEFAULT 0" }.joined(separator: ", ")),
+            \(InsightCounts.firstColumns.map { "\($0) bigint NOT NULL DEFAULT 0" }.joined(separator: ", ")),
             PRIMARY KEY (application_id, span, hour, dimension, key, currency)
         );
+        """)
+}
+
+extension PostgresSchema {
+    /// Delivery receipts per provider (docs/api.md#the-summary): delivered, undelivered, and the
+    /// time to deliver's histogram, beside the counts `insights_001` made.
+    static let insightReceipts = PostgresMigrator.Migration("insights_002_delivery_receipts", sql: """
+        ALTER TABLE insight_rollups \(InsightCounts.deliveryColumns.map {
+            "ADD COLUMN \($0) bigint NOT NULL DEFAULT 0"
+        }.joined(separator: ", "));
         """)
 }

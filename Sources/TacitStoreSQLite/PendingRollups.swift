@@ -31,9 +31,9 @@ final class PendingRollups: CommitAccumulator {
     /// number of rows, and caching each size a batch happens to have would push out the
     /// statements every write uses.
     static let cachedRowLimit = 16
-    /// The most rows one statement binds, well within SQLite's 32766 parameters; a batch of
+    /// The most rows one statement binds, within SQLite's 32766 parameters; a batch of
     /// 64 changes moves far fewer.
-    static let rowsPerStatement = 1000
+    static let rowsPerStatement = 32_000 / (6 + InsightCounts.columns.count)
 
     init() {}
 

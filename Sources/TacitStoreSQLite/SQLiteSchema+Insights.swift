@@ -22,9 +22,13 @@ extension SQLiteSchema {
                 hour INTEGER NOT NULL,
                 key TEXT NOT NULL,
                 currency TEXT NOT NULL,
-                \(InsightCounts.columns.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ")),
+                \(InsightCounts.firstColumns.map { "\($0) INTEGER NOT NULL DEFAULT 0" }.joined(separator: ", ")),
                 PRIMARY KEY (application_id, span, hour, dimension, key, currency)
             ) WITHOUT ROWID;
             """),
+        // Delivery receipts per provider: delivered, undelivered, and the time to deliver's histogram.
+        Migration("insights_002_delivery_receipts", sql: InsightCounts.deliveryColumns.map {
+            "ALTER TABLE insight_rollups ADD COLUMN \($0) INTEGER NOT NULL DEFAULT 0;"
+        }.joined(separator: "\n")),
     ]
 }

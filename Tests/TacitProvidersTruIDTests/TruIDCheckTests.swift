@@ -26,6 +26,24 @@ struct TruIDCheckTests {
         #expect(String(decoding: create.body, as: UTF8.self) == #"{"phone_number":"447700900123"}"#)
     }
 
+    @Test("the create's charge_amount and charge_currency are kept as the check's price", arguments: [
+        (#""charge_amount":1,"charge_currency":"API""#, "1", "API"),
+        (#""charge_amount":0.0079,"charge_currency":"EUR""#, "0.0079", "EUR"),
+        (#""charge_amount":"0.5","charge_currency":"GBP""#, "0.5", "GBP"),
+        (#""charge_amount":1,"charge_currency":"credits""#, nil, nil),
+        (#""charge_amount":-1e40,"charge_currency":"API""#, nil, nil),
+        (#""charge_currency":"API""#, nil, nil),
+    ])
+    func createPrice(fields: String, price: String?, currency: String?) {
+        let body = #"{"check_id":"\#(TruIDFixture.checkId)","status":"ACCEPTED",\#(fields),"#
+            + #""_links":{"check_url":{"href":"\#(TruIDFixture.checkURL)"}}}"#
+        guard case .issuedAtProvider(let challenge, _) = TruIDAnswer.created(TruIDFixture.json(201, body)) else {
+            Issue.record("no check issued")
+            return
+        }
+        #expect(challenge.price == price && challenge.currency == currency)
+    }
+
     @Test("an operator tru.ID can't reach is no coverage; a server error is an outage", arguments: [
         (400, "mno_not_supported", SilentFailure.noCoverage), (501, "mno_redirect_unsupported", .noCoverage),
         (500, "internal", .unavailable), (429, "too_many_requests", .unavailable),

@@ -182,4 +182,28 @@ struct InsightStoreContractTests {
         let page = try await store.verificationPage(VerificationListQuery(application: "default"), limit: 9)
         #expect(page.map(\.id) == ["e"] && page.first?.emailAddress == "a@example.com" && page.first?.region == nil)
     }
+
+    @Test("receipts' counts and a send's acceptance time and receipt are kept and read back", arguments: Kind.allCases)
+    func receipts(kind: Kind) async throws {
+        let (store, _) = try await StoreContractTests.make(kind)
+        try await Self.create(Self.verification("a", "+447400123456", region: "GB"), in: store)
+        let sent = Self.now.addingTimeInterval(1)
+        try await Self.change("a", in: store, at: sent) {
+            $0.acceptedSends.append(AcceptedSend(step: 0, channel: .sms, provider: "vonage", acceptedAt: sent))
+        }
+        try await Self.change("a", in: store, at: sent.addingTimeInterval(25)) {
+            $0.acceptedSends[0].receipt = .delivered
+        }
+        let read = try #require(try await store.verification(id: "a"))
+        #expect(read.acceptedSends.first?.acceptedAt == sent)
+        #expect(read.acceptedSends.first?.receipt == .delivered)
+        let from = RollupDelta.hour(of: Self.now), to = from + 3600
+        for (from, to) in [(from, to), (RollupDelta.day(of: from), RollupDelta.day(of: from) + 86400)] {
+            let sums = try await store.rollupSums(application: "default", fromHour: from, toHour: to,
+                                                  grouping: .dimension(.provider))
+            let vonage = sums.filter { $0.key == "vonage" }.reduce(into: InsightCounts()) { $0 += $1.counts }
+            #expect(vonage.sends == 1 && vonage.delivered == 1 && vonage.undelivered == 0)
+            #expect(vonage.deliveryHistogram[InsightCounts.bucket(25)] == 1)
+        }
+    }
 }

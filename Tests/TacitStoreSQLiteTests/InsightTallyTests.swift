@@ -91,4 +91,40 @@ struct InsightTallyTests {
         slow.histogram[InsightCounts.bucket(1000)] = 2
         #expect(slow.medianSeconds == 300)
     }
+
+    @Test("a send's first final receipt counts it delivered, with its time since acceptance, or undelivered; once")
+    func receipts() {
+        var before = Self.started([.sms])
+        before.acceptedSends = [AcceptedSend(step: 0, channel: .sms, provider: "vonage", acceptedAt: Self.now),
+                                AcceptedSend(step: 0, channel: .sms, provider: "vonage", acceptedAt: Self.now)]
+        var after = before
+        after.acceptedSends[0].receipt = .delivered
+        let at = Self.now.addingTimeInterval(7)
+        let delivered = InsightTally.deltas(from: before, to: after, events: [], at: at)
+        let byProvider = Self.counts(delivered, .provider, "vonage")
+        #expect(byProvider.delivered == 1 && byProvider.undelivered == 0 && byProvider.sends == 0)
+        #expect(byProvider.deliveryHistogram[InsightCounts.bucket(7)] == 1)
+        #expect(byProvider.medianDeliverySeconds == 7.5)
+        #expect(Self.counts(delivered, .country, "GB").delivered == 1)
+        #expect(Self.counts(delivered, .all, "", span: RollupDelta.daySpan).delivered == 1)
+
+        var failed = after
+        failed.acceptedSends[1].receipt = .failed
+        let second = InsightTally.deltas(from: after, to: failed, events: [], at: at)
+        #expect(Self.counts(second, .provider, "vonage").undelivered == 1)
+        #expect(Self.counts(second, .provider, "vonage").delivered == 0, "the first send's receipt counted before")
+        #expect(InsightTally.deltas(from: failed, to: failed, events: [], at: at).isEmpty)
+    }
+
+    @Test("a silent check issued at a provider adds its price to the spend and counts no send")
+    func silentCheckPrice() {
+        let before = Self.started([.silentAuth, .sms])
+        var after = before
+        after.acceptedSends = [AcceptedSend(step: 0, channel: .silentAuth, provider: "truid", price: "1",
+                                            currency: "API", priceSource: .receipt)]
+        let deltas = InsightTally.deltas(from: before, to: after, events: [], at: Self.now)
+        #expect(Self.counts(deltas, .provider, "truid").sends == 0)
+        let spend = deltas.filter { $0.dimension == .provider && $0.currency == "API" && $0.span == RollupDelta.hourSpan }
+        #expect(spend.map(\.counts.spendMicros) == [1_000_000])
+    }
 }

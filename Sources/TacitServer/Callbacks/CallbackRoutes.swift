@@ -78,19 +78,19 @@ struct CallbackRoutes: Sendable {
         }
     }
 
-    /// Feeds a report to the engine when it is about the active step; otherwise does nothing.
-    /// Progress (queued, sent, ringing…) is only recorded; a failure fails the step over.
-    /// A price the report carries is kept on the send whatever state the verification is in:
-    /// providers price a message after it went, often after the code was checked.
+    /// Feeds a report to the engine when it is about the active step; otherwise records only
+    /// what it says of the send. Progress (queued, sent, ringing…) is only recorded; a failure
+    /// fails the step over. A price and a final receipt (delivered or not) are kept on the send
+    /// whatever state the verification is in, in the report's one transition: providers report
+    /// on a message after it went, often after the code was checked (docs/api.md#the-summary).
     func apply(_ report: ProviderReport) async throws {
-        if let reference = report.reference, let price = report.price, let currency = report.currency {
-            let note = SendNote.priced(step: reference.step, provider: report.provider, price: price,
-                                       currency: currency)
-            try await runner.transition(reference.verificationId, notes: [note]) { _ in }
+        guard let reference = report.reference else { return }
+        let notes = Self.notes(report, reference: reference)
+        guard let verification = try await store.verification(id: reference.verificationId),
+              verification.status == .pending, verification.currentStep == reference.step else {
+            if !notes.isEmpty { try await runner.transition(reference.verificationId, notes: notes) { _ in } }
+            return
         }
-        guard let reference = report.reference,
-              let verification = try await store.verification(id: reference.verificationId),
-              verification.status == .pending, verification.currentStep == reference.step else { return }
         let channel = verification.workflow[reference.step].channel
         let step = reference.step
         var data: [String: EventValue] = ["provider": .text(report.provider), "status": .text(report.status)]
@@ -102,18 +102,32 @@ struct CallbackRoutes: Sendable {
             let code = report.errorCode == nil ? "" : "; its error code is in the data"
             let event = EventDraft("provider:failed", channel: channel, source: .provider, outcome: .failure,
                                    note: "\(says) was not delivered (\(report.status)\(code)).", data: data)
-            try await runner.transition(reference.verificationId, events: [event]) {
+            try await runner.transition(reference.verificationId, events: [event], notes: notes) {
                 try $0.handle(.codeDelivery(step: step, delivered: false, reason: "provider_" + report.status))
             }
         case .delivered:
             let event = EventDraft("provider:delivered", channel: channel, source: .provider, outcome: .success,
                                    note: "\(says) reached the phone (\(report.status)).", data: data)
-            try await runner.transition(reference.verificationId, events: [event]) { _ in }
+            try await runner.transition(reference.verificationId, events: [event], notes: notes) { _ in }
         case .progress:
             let event = EventDraft("provider:status", channel: channel, source: .provider,
                                    note: "\(says) is on its way (\(report.status)).", data: data)
-            try await runner.transition(reference.verificationId, events: [event]) { _ in }
+            try await runner.transition(reference.verificationId, events: [event], notes: notes) { _ in }
         }
+    }
+
+    /// What `report` says of its send that insights keep: its price, and its final receipt.
+    static func notes(_ report: ProviderReport, reference: CallbackReference) -> [SendNote] {
+        var notes: [SendNote] = []
+        if let price = report.price, let currency = report.currency {
+            notes.append(.priced(step: reference.step, provider: report.provider, price: price, currency: currency))
+        }
+        switch report.kind {
+        case .delivered: notes.append(.receipt(step: reference.step, provider: report.provider, .delivered))
+        case .failed: notes.append(.receipt(step: reference.step, provider: report.provider, .failed))
+        case .progress: break
+        }
+        return notes
     }
 
     /// Records a silent check's status and applies its failure, only while its check is the active step's.

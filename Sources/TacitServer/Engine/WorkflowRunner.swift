@@ -80,23 +80,26 @@ public final class WorkflowRunner: Sendable {
         // A new verification is never refused its start; were it, the create would fail, not store it unstarted.
         try turn.handle(.start(simSwapped: swapped))
         try skipSilentTestStep(&turn)
-        let checkURL = try await beginSilentChecks(&turn, transcript: &transcript)
+        var notes: [SendNote] = []
+        let checkURL = try await beginSilentChecks(&turn, transcript: &transcript, notes: &notes)
         let codes = try issueCodes(&turn)
         transcript.catchUp(turn)
-        let outbox = webhooks.outbox(for: turn.effects, verification: turn.verification, at: now)
+        var created = turn.verification
+        for note in notes { created.keep(note, prices: prices, at: now) }
+        let outbox = webhooks.outbox(for: turn.effects, verification: created, at: now)
         let queued = try queuedSends(turn.effects, codes: codes, verificationId: draft.id, at: now)
         // Fixed before the worker is woken, so the wait's bound counts from the commit at the latest.
         let sendDeadline = clock.now().addingTimeInterval(sends.waitBound)
-        let rollups = InsightTally.deltas(from: nil, to: turn.verification, events: transcript.drafts, at: now)
-        let written = try await store.insert(turn.verification, events: transcript.drafts, outbox: outbox,
+        let rollups = InsightTally.deltas(from: nil, to: created, events: transcript.drafts, at: now)
+        let written = try await store.insert(created, events: transcript.drafts, outbox: outbox,
                                              sends: queued, rollups: rollups, at: now, idempotency: idempotency)
         hub.publish(written)
         if !outbox.isEmpty { outboxWritten() }
-        sends.hand(queued, verification: turn.verification)
+        sends.hand(queued, verification: created)
         metrics.started()
         // The silent checks were begun above, before the insert.
         let after = turn.effects.filter { !$0.isSilentBegin }
-        let performed = await perform(after, for: turn.verification, sendDeadline: sendDeadline)
+        let performed = await perform(after, for: created, sendDeadline: sendDeadline)
         return Outcome(result: (), verification: performed.verification, checkURL: performed.checkURL ?? checkURL)
     }
 
@@ -134,7 +137,7 @@ public final class WorkflowRunner: Sendable {
             let (result, extra) = try body(&turn)
             let codes = try issueCodes(&turn)
             verification = turn.verification
-            for note in notes { verification.keep(note, prices: prices) }
+            for note in notes { verification.keep(note, prices: prices, at: now) }
             var transcript = Transcript(extra, composed: composed)
             transcript.catchUp(turn)
             let rollups = InsightTally.deltas(from: before, to: verification, events: transcript.drafts, at: now)

@@ -85,6 +85,11 @@ struct InsightSummary {
                                     "success_rate": rate(c.silentSuccesses, c.silentAttempts)]),
             "median_seconds_to_verify": c.medianSeconds.map { .number(($0 * 10).rounded() / 10) } ?? .null,
             "blocked_sends": .number(Double(c.blocked)),
+            "delivered": .number(Double(c.delivered)),
+            "undelivered": .number(Double(c.undelivered)),
+            // Over the sends a receipt settled: a provider that sends none leaves the rate null.
+            "delivery_rate": rate(c.delivered, c.delivered + c.undelivered),
+            "median_delivery_seconds": c.medianDeliverySeconds.map { .number(($0 * 10).rounded() / 10) } ?? .null,
             // A currency whose prices were all replaced (a table's by a receipt's) nets to nothing.
             "spend": .array(group.spend.filter { $0.value != 0 }.keys.sorted().map { currency in
                 .object(["currency": .string(currency), "amount": .string(amount(group.spend[currency] ?? 0))])

@@ -9,15 +9,20 @@ public enum SendNote: Sendable, Equatable {
     case accepted(AcceptedSend)
     /// The price a provider reported for the message it sent for `step`.
     case priced(step: Int, provider: String, price: String, currency: String)
+    /// A provider's final receipt (delivered or not) for a message it sent for `step`.
+    case receipt(step: Int, provider: String, AcceptedSend.Receipt)
 }
 
 extension Verification {
-    /// Keeps `note`: an accepted send is added, priced from `prices` when its provider
-    /// reported no price; a reported price replaces what the send had (a table's price, or
-    /// none). A price for a send Tacit has no record of is dropped.
-    mutating func keep(_ note: SendNote, prices: PriceTable) {
+    /// Keeps `note` at `at`: an accepted send is added, accepted then, priced from `prices` when
+    /// its provider reported no price; a reported price replaces what the send had (a table's
+    /// price, or none). A receipt is kept on the oldest send of its step and provider that has
+    /// none yet (a resend's receipts come in the order its messages went), so each message's
+    /// first final receipt counts once. A price or receipt for a send Tacit has no record of is dropped.
+    mutating func keep(_ note: SendNote, prices: PriceTable, at: Date) {
         switch note {
         case .accepted(var send):
+            send.acceptedAt = at
             if send.price == nil, let entry = prices.price(channel: send.channel, provider: send.provider,
                                                             country: region) {
                 (send.price, send.currency, send.priceSource) = (entry.price, entry.currency, .table)
@@ -30,6 +35,11 @@ extension Verification {
             acceptedSends[index].price = price
             acceptedSends[index].currency = currency
             acceptedSends[index].priceSource = .receipt
+        case .receipt(let step, let provider, let receipt):
+            guard let index = acceptedSends.firstIndex(where: {
+                $0.step == step && $0.provider == provider && $0.receipt == nil && $0.channel != .silentAuth
+            }) else { return }
+            acceptedSends[index].receipt = receipt
         }
     }
 }

@@ -5,8 +5,10 @@ extension WorkflowRunner {
     /// Begins, before the create's insert, every silent check its machine asked for, so
     /// each answer (a check URL, or a failure that moves on to the next step) commits
     /// with the verification in one transaction. That is a property of the create, not
-    /// of a step: whichever step is silent. Returns the check URL when one was issued.
-    func beginSilentChecks(_ turn: inout Turn, transcript: inout Transcript) async throws(WorkflowRefusal) -> String? {
+    /// of a step: whichever step is silent. Returns the check URL when one was issued; a check
+    /// a provider issued adds its price (or none) to `notes`, kept on the verification as a send's.
+    func beginSilentChecks(_ turn: inout Turn, transcript: inout Transcript,
+                           notes: inout [SendNote]) async throws(WorkflowRefusal) -> String? {
         var checkURL: String?
         var looked = 0
         while let found = turn.effects[looked...].firstIndex(where: \.isSilentBegin) {
@@ -25,6 +27,7 @@ extension WorkflowRunner {
             case .issuedAtProvider(let challenge, let events):
                 transcript.record(events, after: turn)
                 try turn.handle(.silentCheckIssued(challenge.reference(step: step)))
+                notes.append(challenge.note(step: step))
                 checkURL = challenge.checkURL
             case .failed(let failure, let events):
                 transcript.record(events, after: turn)
@@ -43,8 +46,11 @@ extension WorkflowRunner {
                                          phoneNumber: verification.phoneNumber, expiresAt: expiresAt,
                                          simSwapMaxAgeHours: verification.simSwap?.maxAgeHours)
         let answer = await silent.begin(request)
+        // A check the provider issued is paid for even when the step moved on meanwhile: its price is kept.
+        var notes: [SendNote] = []
+        if case .issuedAtProvider(let challenge, _) = answer { notes.append(challenge.note(step: step)) }
         // nil when the store can't take the answer now; neither input below is ever refused.
-        let outcome = try? await recordingTransition(verification.id) { turn -> (Bool, [EventDraft]) in
+        let outcome = try? await recordingTransition(verification.id, notes: notes) { turn -> (Bool, [EventDraft]) in
             guard turn.verification.isSilentStepActive(step) else { return (false, []) }
             switch answer {
             case .issued(_, let events): return (true, events)
@@ -67,6 +73,14 @@ extension WorkflowRunner {
 extension SilentChallenge {
     func reference(step: Int) -> SilentCheckReference {
         SilentCheckReference(step: step, provider: provider, reference: reference)
+    }
+
+    /// The check as a send of its step, with the price the provider reported; one without is
+    /// priced from the table when kept (docs/api.md#insights). It counts no message sent.
+    func note(step: Int) -> SendNote {
+        var send = AcceptedSend(step: step, channel: .silentAuth, provider: provider)
+        if let price, let currency { (send.price, send.currency, send.priceSource) = (price, currency, .receipt) }
+        return .accepted(send)
     }
 }
 

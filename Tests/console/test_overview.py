@@ -137,7 +137,10 @@ def test_overview_charts_show_the_history_in_their_tables(page, overview_url):
 
     assert table(page, "#chart-silent-country-table")[1:] == [["No country (virtual numbers)", "2", "1", "50%"]]
     providers = table(page, "#chart-providers-table")[1:]
-    assert [row[:4] for row in providers] == [["dev", "5", "2", "40%"]]
+    # The dev inbox sends no delivery receipts: its sends, and nothing delivered, undelivered or timed.
+    assert providers == [["dev", "5", "0", "0", "–", "–"]]
+    assert table(page, "#chart-providers-table")[0] == [
+        "Provider", "Sends", "Delivered", "Undelivered", "Delivery rate", "Median delivery time"]
     assert table(page, "#chart-spend-table")[1:] == [["Voice", "EUR", "0.026000"], ["SMS", "USD", "0.150000"]]
     assert table(page, "#chart-blocked-table")[1:] == [["+990123", "0", "6"]]
     assert "blocked no send" in page.text("#chart-blocked-desc")
@@ -166,7 +169,7 @@ def test_each_chart_is_a_named_image_with_its_table_for_screen_readers(page, ove
     # Every line ends in its name and value, so no legend (and no colour) is needed to tell them apart.
     labels = [t.text for t in page.find_all("#chart-funnel-sms-svg .end-label")]
     assert sorted(labels) == ["Conversions 1", "Sends 3", "Starts 2"]
-    # Sends and conversions bars differ by fill pattern as well as colour, as drawn (the computed fill).
+    # Sends and delivered bars differ by fill pattern as well as colour, as drawn (the computed fill).
     fills = page.driver.execute_script(
         "return Array.from(document.querySelectorAll('#chart-providers-svg rect.bar'), (r) => getComputedStyle(r).fill)")
     assert len(fills) == 2 and fills[0].startswith("url(") and not fills[1].startswith("url("), fills

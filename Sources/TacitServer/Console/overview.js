@@ -192,26 +192,33 @@
             percent(g.silent_auth.success_rate)])));
     }
 
-    /** The summary keeps no delivery receipts or delivery times: sends, conversions and time to verify stand in. */
+    /**
+     * Each provider's sends and the messages its delivery receipts said were delivered, with the delivery rate
+     * (of the sends a final receipt settled) and the median time from acceptance to the delivered receipt.
+     */
     providers(groups) {
       const C = T.Charts;
       const id = "chart-providers";
-      const used = groups.filter((g) => g.key && (g.sends || g.conversions));
-      const max = Math.max(1, ...used.map((g) => Math.max(g.sends, g.conversions)));
+      const used = groups.filter((g) => g.key && (g.sends || g.delivered || g.undelivered));
+      const max = Math.max(1, ...used.map((g) => Math.max(g.sends, g.delivered)));
+      const settled = (g) => g.delivery_rate !== null && g.delivery_rate !== undefined;
       const rows = used.flatMap((g) => [
         { label: g.key + ": sends", value: g.sends, max, series: "b", pattern: "hatch", text: String(g.sends) },
-        { label: g.key + ": conversions", value: g.conversions, max, series: "c",
-          text: g.conversions + (g.sends ? " (" + percent(g.conversions / g.sends) + " of sends)" : "") },
+        { label: g.key + ": delivered", value: g.delivered, max, series: "c",
+          text: settled(g)
+            ? g.delivered + " (" + percent(g.delivery_rate) + ", median " + seconds(g.median_delivery_seconds) + ")"
+            : "no receipts" },
       ]);
-      const description = "Code messages each provider accepted and the conversions they led to. The summary does not"
-        + " count delivery receipts or keep delivery latency, so conversions per send stand in for the delivery rate"
-        + " and the median time from start to verification for speed (in the table).";
-      return C.figure(id, "Providers: sends, conversions and time to verify", description,
+      const description = "Code messages each provider accepted and those its delivery receipts said were delivered:"
+        + " the delivery rate counts the sends a final receipt settled, the latency is the median time from the"
+        + " provider accepting a message to its delivered receipt. Providers that send no receipts (the dev inbox)"
+        + " show none.";
+      return C.figure(id, "Providers: delivery rate and latency", description,
         rows.length ? C.barChart(id, rows, C.labelledBy(id)) : null,
-        C.table(id, "Providers", ["Provider", "Sends", "Conversions", "Conversions per send", "Median time to verify"],
-          used.map((g) => [g.key, String(g.sends), String(g.conversions),
-            g.sends ? percent(g.conversions / g.sends) : "–",
-            seconds(g.median_seconds_to_verify)])));
+        C.table(id, "Providers", ["Provider", "Sends", "Delivered", "Undelivered", "Delivery rate",
+          "Median delivery time"],
+        used.map((g) => [g.key, String(g.sends), String(g.delivered), String(g.undelivered),
+          percent(g.delivery_rate), seconds(g.median_delivery_seconds)])));
     }
 
     blocked(groups) {

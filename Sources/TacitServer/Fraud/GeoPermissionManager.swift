@@ -65,11 +65,12 @@ public struct GeoPermissionManager: Sendable {
     }
 
     /// Whether libphonenumber has numbering metadata for `code`: it reads a national number
-    /// only with a region it knows, and answers any other with its unknown-region error.
+    /// only with a region it knows, and answers any other with its unknown-region error (the
+    /// number is long enough to pass its first check, which would otherwise answer first).
     static func isRegion(_ code: String) -> Bool {
         guard code.utf8.count == 2, code.utf8.allSatisfy({ (65...90).contains($0) }) else { return false }
         do {
-            _ = try PhoneNumberParser().parse("1", defaultRegion: code, allowVirtualRange: false)
+            _ = try PhoneNumberParser().parse("123456789", defaultRegion: code, allowVirtualRange: false)
             return true
         } catch {
             return error.code != PhoneNumberError.missingRegion.code

@@ -31,7 +31,7 @@ struct FraudGeoTests {
         events.filter { $0["label"] as? String == label }.compactMap { $0["data"] as? [String: Any] }
     }
 
-    @Test("a number whose country no step of the workflow may reach is refused 403 fraud-blocked, nothing stored or sent")
+    @Test("a number whose country no step of the workflow may reach is refused 403 fraud-blocked, nothing stored")
     func refused() async throws {
         try await TestApplication.test(.inProcess) { app, keyless in
             let twilio = try await TwilioCalls.make(app, keyless)
@@ -44,14 +44,15 @@ struct FraudGeoTests {
             #expect(!reply.text.contains("15112345678"))
             #expect(app.sender.messages.isEmpty)
             let store = try #require(app.store as? any ApplicationStore)
-            #expect(try await store.pendingVerification(contact: Self.german, application: twilio.application.id) == nil)
+            let application = twilio.application.id
+            #expect(try await store.pendingVerification(contact: Self.german, application: application) == nil)
             // An allowed country starts as before, and a refusal spent nothing: the next start is not 409.
             let allowed = try await client.start(Self.british, channels: ["sms", "voice"]).reply
             #expect(allowed.status == 202, "\(allowed.text)")
         }
     }
 
-    @Test("the faces answer the refusal as they answer a refused line type: Twilio 403 60410, Vonage 422 invalid-params")
+    @Test("the faces answer it as they answer a refused line type: Twilio 403 60410, Vonage 422 invalid-params")
     func faces() async throws {
         try await TestApplication.test(.inProcess) { app, keyless in
             let twilio = try await TwilioCalls.make(app, keyless)
@@ -68,7 +69,7 @@ struct FraudGeoTests {
         }
     }
 
-    @Test("a refused first step is skipped with reason geo and the next step's channel, which allows the country, sends")
+    @Test("a refused first step is skipped with reason geo and the next step, whose channel allows it, sends")
     func skipped() async throws {
         try await TestApplication.test(.inProcess) { app, keyless in
             let twilio = try await TwilioCalls.make(app, keyless)
@@ -119,7 +120,7 @@ struct FraudGeoTests {
         }
     }
 
-    @Test("monitor mode refuses and skips nothing: the start goes on with fraud:monitored naming rule, channel, country")
+    @Test("monitor mode refuses and skips nothing: the start goes on, fraud:monitored names rule, channel, country")
     func monitored() async throws {
         try await TestApplication.test(.inProcess) { app, keyless in
             let twilio = try await TwilioCalls.make(app, keyless)
@@ -147,7 +148,8 @@ struct FraudGeoTests {
             let twilio = try await TwilioCalls.make(app, keyless)
             try await Self.allow(app, twilio.application.id, "sms", ["GB"])
             let client = keyless.bearer(twilio.apiKey)
-            let (id, reply) = try await client.start(Self.german, channels: ["sms"], extra: ["risk_check": "disable"])
+            let (id, reply) = try await client.start(Self.german, channels: ["sms"],
+                                                     extra: ["risk_check": "disable"])
             #expect(reply.status == 202, "\(reply.text)")
             let bypassed = Self.data(try await Self.events(client, id), "fraud:bypassed")
             #expect(bypassed.first?["reason"] as? String == "risk_check")
@@ -160,6 +162,26 @@ struct FraudGeoTests {
             #expect(app.sender.messages.map(\.channel) == [.sms, .sms])
             // Without either, the rule applies again.
             #expect(try await client.start("+4917612345678", channels: ["sms"]).reply.status == 403)
+        }
+    }
+
+    @Test("a test number meets geo permissions as any number does: refused in a country no step may reach")
+    func testNumber() async throws {
+        try await TestApplication.test(.inProcess) { app, keyless in
+            let twilio = try await TwilioCalls.make(app, keyless)
+            let secrets = try #require(app.application.assembled.withLock { $0?.engine.runner.secrets })
+            let manager = try #require(TestNumberManager(store: app.store) { try secrets.fieldProtection.seal($0) })
+            let added = try await manager.add(application: twilio.application.id, number: Self.german, code: "123456",
+                                              expiresAt: nil, now: app.clock.now())
+            #expect(added == Self.german)
+            try await Self.allow(app, twilio.application.id, "sms", ["GB"])
+            let client = keyless.bearer(twilio.apiKey)
+            #expect(try await client.start(Self.german, channels: ["sms"]).reply.status == 403)
+            let (id, reply) = try await client.start(Self.german, channels: ["sms", "voice"])
+            #expect(reply.status == 202, "\(reply.text)")
+            #expect(app.sender.messages.isEmpty)
+            let checked = try await client.post("/v1/verifications/\(id)/check", json: ["code": "123456"])
+            #expect(checked.status == 200, "\(checked.text)")
         }
     }
 

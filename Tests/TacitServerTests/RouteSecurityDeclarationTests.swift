@@ -53,7 +53,7 @@ struct RouteSecurityDeclarationTests {
         #expect(expected.isSubset(of: open))
     }
 
-    @Test("reads declare the read scope, changes to templates templates:write, to settings settings:write and every other /v1 call the write scope")
+    @Test("reads declare the read scope, templates and settings changes their own, other /v1 calls the write scope")
     func scopes() {
         for declaration in Self.table(dev: true).declarations {
             guard case .key(let scope, _) = declaration.security.access else { continue }

@@ -56,7 +56,8 @@ struct SettingsRoutesTests {
             let sms = (set.json["geo_permissions"] as? [String: Any])?["sms"] as? [String: Any]
             #expect(sms?["allowed_countries"] as? [String] == ["DE", "GB"] && sms?["mode"] as? String == "monitor")
             let changed = try await Self.patch(tenant.writer, [
-                "brand": NSNull(), "geo_permissions": ["sms": ["mode": "enforce"], "voice": ["allowed_countries": ["GB"]]],
+                "brand": NSNull(),
+                "geo_permissions": ["sms": ["mode": "enforce"], "voice": ["allowed_countries": ["GB"]]],
             ])
             #expect(changed.status == 200, "\(changed.text)")
             let read = try await tenant.reader.get("/v1/settings")
@@ -90,7 +91,8 @@ struct SettingsRoutesTests {
               (#"{"geo_permissions": []}"#, "geo_permissions"),
               (#"{"geo_permissions": {"email": {"allowed_countries": ["GB"]}}}"#, "geo_permissions.email"),
               (#"{"geo_permissions": {"fax": null}}"#, "geo_permissions.fax"),
-              (#"{"geo_permissions": {"sms": {"allowed_countries": ["UK"]}}}"#, "geo_permissions.sms.allowed_countries"),
+              (#"{"geo_permissions": {"sms": {"allowed_countries": ["UK"]}}}"#,
+               "geo_permissions.sms.allowed_countries"),
               (#"{"geo_permissions": {"sms": {"allowed_countries": []}}}"#, "geo_permissions.sms.allowed_countries"),
               (#"{"geo_permissions": {"sms": {"allowed_countries": [1]}}}"#, "geo_permissions.sms.allowed_countries"),
               (#"{"geo_permissions": {"sms": {"allowed_countries": null}}}"#, "geo_permissions.sms.allowed_countries"),

@@ -17,14 +17,16 @@ struct SettingsRoutes: Sendable {
     }
 
     private func fetch(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let (applications, settings) = try await current()
+        let (_, settings) = try await current()
         return Self.json(SettingsPatch.document(application: application, settings: settings,
-                                                permissions: try await permissions(applications)))
+                                                permissions: try await permissions()))
     }
 
     private func patch(_ request: HTTPRequest) async throws -> HTTPResponse {
         try request.requireJSON()
-        guard !request.body.isEmpty else { throw APIProblem.malformedJSON("The request body is empty; send a JSON object.") }
+        guard !request.body.isEmpty else {
+            throw APIProblem.malformedJSON("The request body is empty; send a JSON object.")
+        }
         let value: JSONValue
         do { value = try JSONParser.parse(request.body) } catch { throw APIProblem.malformedJSON() }
         guard case .object(let members) = value else {
@@ -32,23 +34,25 @@ struct SettingsRoutes: Sendable {
         }
         let (applications, settings) = try await current()
         let geo = store as? any GeoPermissionStore
-        let permissions = try await permissions(applications)
+        let permissions = try await permissions()
         let change = try SettingsPatch(members, application: application, settings: settings,
                                        permissions: permissions, now: clock.now())
         if geo == nil, !change.geoSet.isEmpty || !change.geoRemoved.isEmpty { throw APIProblem.unavailable }
-        if change.settingsChanged, try await !applications.updateApplication(id: application, settings: change.settings) {
+        if change.settingsChanged,
+           try await !applications.updateApplication(id: application, settings: change.settings) {
             throw APIProblem.notFound
         }
         if let geo {
             for permission in change.geoSet where try await !geo.setGeoPermission(permission) {
                 throw APIProblem.notFound
             }
-            for channel in change.geoRemoved { _ = try await geo.removeGeoPermission(application: application,
-                                                                                     channel: channel) }
+            for channel in change.geoRemoved {
+                _ = try await geo.removeGeoPermission(application: application, channel: channel)
+            }
         }
         let stored = try await applications.application(id: application)?.settings ?? change.settings
         return Self.json(SettingsPatch.document(application: application, settings: stored,
-                                                permissions: try await self.permissions(applications)))
+                                                permissions: try await self.permissions()))
     }
 
     private var application: String { ActingApplication.id ?? Application.defaultID }
@@ -61,7 +65,7 @@ struct SettingsRoutes: Sendable {
         return (applications, found.settings)
     }
 
-    private func permissions(_: any ApplicationStore) async throws -> [GeoPermission] {
+    private func permissions() async throws -> [GeoPermission] {
         try await (store as? any GeoPermissionStore)?.geoPermissions(application: application) ?? []
     }
 

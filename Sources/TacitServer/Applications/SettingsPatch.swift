@@ -173,7 +173,7 @@ struct SettingsPatch {
 
     private static func integer(_ name: String, _ path: WritableKeyPath<ApplicationSettings, Int?> & Sendable,
                                 _ range: ClosedRange<Int>) -> Field {
-        Field(name: name, read: { $0[keyPath: path].map { JSONValue.number(Double($0)) } ?? .null }) { settings, value in
+        Field(name: name, read: { $0[keyPath: path].map { .number(Double($0)) } ?? .null }) { settings, value in
             guard let value else {
                 settings[keyPath: path] = nil
                 return nil

@@ -10,8 +10,10 @@ import TacitStore
 /// application's geo permissions, read from the same kind of copy, refuse the start, mark the
 /// channels whose steps are skipped, or record what they would have refused.
 extension WorkflowRunner {
-    /// Refuses a start its line can't take, marks a test number's start (its fixed code, sealed,
-    /// then every code step takes it and nothing is sent), and puts both on the start's first event.
+    /// Refuses a start its line can't take, or whose every step the geo permissions refuse, keeps
+    /// the channels they refuse (their steps are skipped) and records those only monitored,
+    /// marks a test number's start (its fixed code, sealed, then every code step takes it and
+    /// nothing is sent), and puts the line type and the test number on the start's first event.
     func applyFraudRules(_ draft: inout Verification, noting events: inout [EventDraft]) async throws {
         if let refusal = LineTypeRules.workflowRefusal(draft) { throw refusal }
         if let lineType = draft.lineType, !events.isEmpty { events[0].data["line_type"] = .text(lineType) }

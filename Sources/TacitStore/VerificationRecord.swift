@@ -15,7 +15,8 @@ public struct VerificationRecord: Sendable {
     var localeSource: String?
     var lineType: String?
     var sealedTestCode: [UInt8]?
-    /// Added after a test number's sealed code: what insights read (nil and empty in older records).
+    var geoRefusedChannels: [Channel] = []
+    /// Added after the geo-refused channels: what insights read (nil and empty in older records).
     var region: String?
     var numberPrefix: String?
     var acceptedSends: [AcceptedSend] = []
@@ -39,6 +40,7 @@ public struct VerificationRecord: Sendable {
         v.localeSource = localeSource
         v.lineType = lineType
         v.sealedTestCode = sealedTestCode
+        v.geoRefusedChannels = geoRefusedChannels
         v.region = region
         v.numberPrefix = numberPrefix
         v.acceptedSends = acceptedSends
@@ -89,7 +91,11 @@ public struct VerificationRecord: Sendable {
         // Added after the SMS Retriever hash: the line type and a test number's sealed code.
         w.optional(v.lineType) { $0.string($1) }
         w.optional(v.sealedTestCode) { $0.data($1) }
-        // Added after a test number's sealed code, for insights: a record that ends before it has none,
+        // Added after the test code: the channels geo permissions refused, by wire name, comma-separated;
+        // one byte when there are none, as on almost every verification.
+        let refused = v.geoRefusedChannels.map(\.rawValue).joined(separator: ",")
+        w.optional(refused.isEmpty ? nil : refused) { $0.string($1) }
+        // Added after the geo-refused channels, for insights: a record that ends before it has none,
         // and one with nothing to keep there ends before it too, as records written before it did.
         guard v.region != nil || v.numberPrefix != nil || !v.acceptedSends.isEmpty else { return w.bytes }
         w.optional(v.region) { $0.string($1) }
@@ -155,6 +161,8 @@ public struct VerificationRecord: Sendable {
         options.smsAppHash = r.isAtEnd ? nil : try r.optional { try $0.string() }
         let lineType = r.isAtEnd ? nil : try r.optional { try $0.string() }
         let sealedTestCode = r.isAtEnd ? nil : try r.optional { try $0.data() }
+        let refused = r.isAtEnd ? nil : try r.optional { try $0.string() }
+        let geoRefusedChannels = refused?.split(separator: ",").compactMap { Channel(rawValue: String($0)) } ?? []
         var region: String?, numberPrefix: String?, sends: [AcceptedSend] = []
         if !r.isAtEnd {
             region = try r.optional { try $0.string() }
@@ -180,7 +188,8 @@ public struct VerificationRecord: Sendable {
         return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,
                                   clientTokenHash: clientTokenHash, endedAt: endedAt, silentCheck: silentCheck,
                                   localeSource: localeSource, lineType: lineType, sealedTestCode: sealedTestCode,
-                                  region: region, numberPrefix: numberPrefix, acceptedSends: sends,
+                                  geoRefusedChannels: geoRefusedChannels, region: region,
+                                  numberPrefix: numberPrefix, acceptedSends: sends,
                                   currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
     }
 }

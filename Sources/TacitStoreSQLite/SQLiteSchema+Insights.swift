@@ -1,7 +1,7 @@
 import TacitStore
 
 extension SQLiteSchema {
-    /// The list's filters and the insights rollups (docs/api.md#insights), after `safeListMigrations`.
+    /// The list's filters and the insights rollups (docs/api.md#insights), after `geoPermissionMigrations`.
     static let insightMigrations = [
         // The list reads an application's verifications newest first from where the page
         // before ended: one index over (application, created, id) serves every page. Region

@@ -43,6 +43,7 @@ struct ApplicationMigrationTests {
             DELETE FROM schema_migrations WHERE name LIKE 'templates_%';
             DROP TABLE test_numbers;
             DROP TABLE safe_list;
+            DROP TABLE geo_permissions;
             DELETE FROM schema_migrations WHERE name LIKE 'fraud_%';
             """)
     }

@@ -137,5 +137,6 @@ public enum PostgresSchema {
             );
             """),
         changeFeed,
-    ] + devStateMigrations + [followedFeed, requiredChange, faceCredentials, templates, testNumbers, safeList])
+    ] + devStateMigrations + [followedFeed, requiredChange, faceCredentials, templates, testNumbers, safeList]
+        + prefixLedger)
 }

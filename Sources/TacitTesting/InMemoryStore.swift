@@ -39,6 +39,8 @@ public final class InMemoryStore: VerificationStore {
     let heldTestNumbers = Mutex<[TestNumber]>([])
     /// Applications' safe lists (see `InMemoryStore+SafeList.swift`).
     let heldSafeList = Mutex<[SafeListEntry]>([])
+    /// The prefix counters and blocks (see `InMemoryStore+PrefixLedger.swift`).
+    let heldPrefixLedger = ProcessPrefixLedger()
 
     public init() {}
 

@@ -77,6 +77,9 @@ extension TacitApplication {
                       ready: { [weak self] in self?.ready ?? false }).register(&router)
         SilentRoutes(flow: engine.silentFlow).register(&router)
         TemplateRoutes(manager: TemplateManager(store: store), clock: dependencies.clock).register(&router)
+        FraudRoutes(blocks: (store as? any PrefixLedgerStore).map {
+            PrefixBlockManager(store: $0, clock: dependencies.clock, ledger: engine.security.ledger)
+        }).register(&router)
         for face in engine.faces.byName.values { face.register(&router) }
         mountProviders(on: &router, keys: engine.silentKeys)
         return router

@@ -53,14 +53,15 @@ struct RouteSecurityDeclarationTests {
         #expect(expected.isSubset(of: open))
     }
 
-    @Test("reads declare the read scope, changes to templates templates:write and every other /v1 call the write scope")
+    @Test("reads declare the read scope, changes to templates templates:write, lifting fraud blocks fraud:write and every other /v1 call the write scope")
     func scopes() {
         for declaration in Self.table(dev: true).declarations {
             guard case .key(let scope, _) = declaration.security.access else { continue }
             #expect(declaration.pattern.hasPrefix("/v1/"), "\(declaration.pattern)")
             let changesTemplates = declaration.pattern.hasPrefix("/v1/templates/") && declaration.method != "GET"
+            let liftsBlocks = declaration.pattern.hasPrefix("/v1/fraud/") && declaration.method != "GET"
             let expected = declaration.method == "GET" && !declaration.security.isDevOnly ? Scope.read
-                : changesTemplates ? Scope.templatesWrite : Scope.write
+                : changesTemplates ? Scope.templatesWrite : liftsBlocks ? Scope.fraudWrite : Scope.write
             #expect(scope == expected, "\(declaration.method) \(declaration.pattern)")
         }
     }

@@ -43,9 +43,12 @@ actor PrefixLedger {
     /// The window's sums per application and prefix, and per application, as last read back.
     private var stored: [String: [String: Tally]] = [:]
     private var storedTotals: [String: Tally] = [:]
-    /// Counts not in `stored` yet: not written, or written by a flush still in flight.
-    private var unwritten: [String: [String: Tally]] = [:]
-    private var unwrittenTotals: [String: Tally] = [:]
+    /// When `stored` was read: sums older than a bucket are not trusted (a flush that fell behind).
+    private var storedAt = Date.distantPast
+    /// Counts not in `stored` yet (not written, or written by a flush still in flight), by bucket,
+    /// so those that leave the window stop counting whether or not a flush came since.
+    private var unwritten: [String: [String: [Int64: Tally]]] = [:]
+    private var unwrittenTotals: [String: [Int64: Tally]] = [:]
     /// The counts not written yet, by bucket, as the next flush writes them.
     private var pending: [Row: Tally] = [:]
     /// Every application's blocks, ended ones too while they count toward a repeat.
@@ -80,20 +83,33 @@ actor PrefixLedger {
         for prefix in prefixes {
             pending[Row(application: application, prefix: prefix, bucket: bucket), default: Tally()] =
                 pending[Row(application: application, prefix: prefix, bucket: bucket), default: Tally()] + tally
-            unwritten[application, default: [:]][prefix, default: Tally()] =
-                unwritten[application, default: [:]][prefix, default: Tally()] + tally
+            unwritten[application, default: [:]][prefix, default: [:]][bucket, default: Tally()] =
+                unwritten[application, default: [:]][prefix, default: [:]][bucket, default: Tally()] + tally
         }
-        unwrittenTotals[application, default: Tally()] = unwrittenTotals[application, default: Tally()] + tally
+        unwrittenTotals[application, default: [:]][bucket, default: Tally()] =
+            unwrittenTotals[application, default: [:]][bucket, default: Tally()] + tally
     }
+
+    /// The buckets of `counts` still in the window at `now`, summed.
+    private static func windowed(_ counts: [Int64: Tally]?, now: Date) -> Tally {
+        let start = bucket(now) - windowBuckets + 1
+        return counts?.reduce(Tally()) { $1.key >= start ? $0 + $1.value : $0 } ?? Tally()
+    }
+
+    private func isStoredFresh(_ now: Date) -> Bool { now.timeIntervalSince(storedAt) < Self.bucketLength }
 
     /// The window's figures for one prefix of the application, and its baseline.
     func tally(_ prefix: String, application: String) -> Tally {
-        (stored[application]?[prefix] ?? Tally()) + (unwritten[application]?[prefix] ?? Tally())
+        let now = clock.now()
+        let read = isStoredFresh(now) ? stored[application]?[prefix] ?? Tally() : Tally()
+        return read + Self.windowed(unwritten[application]?[prefix], now: now)
     }
 
     /// The application's conversion over the window, nil while it has too few sends to say.
     func baseline(application: String) -> Double? {
-        let total = (storedTotals[application] ?? Tally()) + (unwrittenTotals[application] ?? Tally())
+        let now = clock.now()
+        let read = isStoredFresh(now) ? storedTotals[application] ?? Tally() : Tally()
+        let total = read + Self.windowed(unwrittenTotals[application], now: now)
         guard total.sends >= PrefixRule.baselineSends else { return nil }
         return min(1, Double(total.conversions) / Double(total.sends))
     }
@@ -183,6 +199,7 @@ actor PrefixLedger {
             return
         }
         if let prune { prunedBefore = prune }
+        storedAt = now
         stored = [:]
         storedTotals = [:]
         for sum in snapshot.totals {
@@ -198,11 +215,11 @@ actor PrefixLedger {
         unwritten = [:]
         unwrittenTotals = [:]
         for (row, tally) in pending {
-            unwritten[row.application, default: [:]][row.prefix, default: Tally()] =
-                unwritten[row.application, default: [:]][row.prefix, default: Tally()] + tally
+            unwritten[row.application, default: [:]][row.prefix, default: [:]][row.bucket, default: Tally()] =
+                unwritten[row.application, default: [:]][row.prefix, default: [:]][row.bucket, default: Tally()] + tally
             if row.prefix.utf8.count == Self.depths.lowerBound {
-                unwrittenTotals[row.application, default: Tally()] =
-                    unwrittenTotals[row.application, default: Tally()] + tally
+                unwrittenTotals[row.application, default: [:]][row.bucket, default: Tally()] =
+                    unwrittenTotals[row.application, default: [:]][row.bucket, default: Tally()] + tally
             }
         }
         var read: [String: [String: PrefixBlock]] = [:]

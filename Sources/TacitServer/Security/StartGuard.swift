@@ -91,14 +91,15 @@ struct StartGuard: Sendable {
             metrics.decided("blocked", rule: "line_type")
             throw problem
         }
-        if bypass == nil, let rule = PrefixRule.at(level) {
-            try await checkPrefix(number, application: application, rule: rule, now: now)
-        }
         try await checkLimits(number.e164, region: number.region, application: application, now: now)
         if bypass == nil {
             try await checkVelocity(number, now: now)
         } else if configuration.velocityBudgets.contains(where: { $0.limit.limit > 0 }) {
             bypass?.rules.append("sequential_numbers")
+        }
+        // Last, so a start the limits refuse keeps their answer.
+        if bypass == nil, let rule = PrefixRule.at(level) {
+            try await checkPrefix(number, application: application, rule: rule, now: now)
         }
         return (number.e164, bypass)
     }

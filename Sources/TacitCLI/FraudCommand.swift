@@ -34,7 +34,8 @@ enum FraudCommand: Command {
         }
         let expected = words[1] == "list" ? 3 : 4
         guard words.count == expected else {
-            throw Arguments.UsageError(message: words[1] == "list" ? "fraud blocks list needs exactly one application ID"
+            throw Arguments.UsageError(message: words[1] == "list"
+                                           ? "fraud blocks list needs exactly one application ID"
                                            : "fraud blocks unblock needs an application ID and a prefix")
         }
         let id = words[2]

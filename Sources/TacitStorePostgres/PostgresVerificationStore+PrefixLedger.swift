@@ -8,7 +8,9 @@ import TacitStore
 extension PostgresVerificationStore: PrefixLedgerStore {
     public func flushPrefixCounts(_ deltas: [PrefixCount], windowStart: Int64, pruneBefore: Int64?,
                                   blocksSince: Date, now: Date) async throws -> PrefixLedgerSnapshot {
-        let ordered = deltas.sorted { ($0.applicationId, $0.prefix, $0.bucket) < ($1.applicationId, $1.prefix, $1.bucket) }
+        let ordered = deltas.sorted {
+            ($0.applicationId, $0.prefix, $0.bucket) < ($1.applicationId, $1.prefix, $1.bucket)
+        }
         return try await write { db in
             // Counters that only judge: a crash may lose their last second, as the conversion
             // windows may, so the commit doesn't wait for the WAL flush.
@@ -45,7 +47,8 @@ extension PostgresVerificationStore: PrefixLedgerStore {
                 INSERT INTO prefix_blocks (application_id, prefix, rule, blocked_at, blocked_until, strikes, sends,
                     conversions, baseline, pardoned_until)
                 VALUES (\(block.applicationId), \(block.prefix), \(block.rule),
-                    \(block.blockedAt.timeIntervalSince1970)::float8, \(block.blockedUntil.timeIntervalSince1970)::float8,
+                    \(block.blockedAt.timeIntervalSince1970)::float8,
+                    \(block.blockedUntil.timeIntervalSince1970)::float8,
                     \(block.strikes)::integer, \(block.sends)::integer, \(block.conversions)::integer,
                     \(block.baseline)::float8, \(block.pardonedUntil?.timeIntervalSince1970)::float8)
                 ON CONFLICT (application_id, prefix) DO UPDATE SET rule = excluded.rule,

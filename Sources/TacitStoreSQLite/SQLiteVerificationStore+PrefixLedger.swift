@@ -37,7 +37,8 @@ extension SQLiteVerificationStore: PrefixLedgerStore {
             try db.execute("""
                 INSERT INTO prefix_blocks (application_id, prefix, rule, blocked_at, blocked_until, strikes, sends,
                     conversions, baseline, pardoned_until)
-                VALUES (\(block.applicationId), \(block.prefix), \(block.rule), \(block.blockedAt.timeIntervalSince1970),
+                VALUES (\(block.applicationId), \(block.prefix), \(block.rule),
+                    \(block.blockedAt.timeIntervalSince1970),
                     \(block.blockedUntil.timeIntervalSince1970), \(block.strikes), \(block.sends),
                     \(block.conversions), \(block.baseline), \(block.pardonedUntil?.timeIntervalSince1970))
                 ON CONFLICT (application_id, prefix) DO UPDATE SET rule = excluded.rule,

@@ -189,8 +189,8 @@ actor PrefixLedger {
         pending = [:]
         let prune = windowStart > prunedBefore ? windowStart : nil
         guard let snapshot = try? await store.flushPrefixCounts(
-            deltas, windowStart: windowStart, pruneBefore: prune, blocksSince: now.addingTimeInterval(-Self.repeatMemory),
-            now: now) else {
+            deltas, windowStart: windowStart, pruneBefore: prune,
+            blocksSince: now.addingTimeInterval(-Self.repeatMemory), now: now) else {
             for delta in deltas {
                 let row = Row(application: delta.applicationId, prefix: delta.prefix, bucket: delta.bucket)
                 pending[row, default: Tally()] = pending[row, default: Tally()]

@@ -40,7 +40,8 @@ struct StartGuard: Sendable {
         let (contact, bypass) = try await check(request, start, application: application)
         let response = await FraudBypass.$current.withValue(bypass) { await route() }
         // 202 from /v1, 201 from a face that answers a create (and a re-send: one more send) with 201.
-        let created = (response.status == 202 || response.status == 201) && response.header("Idempotent-Replayed") == nil
+        let created = (response.status == 202 || response.status == 201)
+            && response.header("Idempotent-Replayed") == nil
         if let bypass, created { metrics.decided("bypassed", rule: bypass.reason.rawValue) }
         if let contact, created {
             // Created: one more verification for the number (or address), in its application's

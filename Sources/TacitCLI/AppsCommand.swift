@@ -23,6 +23,9 @@ enum AppsCommand: Command {
                tacit apps test-numbers remove ID NUMBER [STORE]
                tacit apps safe-list add|remove ID NUMBER|PREFIX* [STORE]
                tacit apps safe-list list ID [STORE]
+               tacit apps geo ID --channel C --allow US,GB [--mode enforce|monitor] [STORE]
+               tacit apps geo ID --channel C --allow-all [STORE]
+               tacit apps show ID [STORE]
 
         STORE: [--db PATH | --database-url URL] [--key-file PATH] [--secret SECRET]
                [--old-secrets "A B"] [--config FILE]
@@ -41,6 +44,10 @@ enum AppsCommand: Command {
         Store review and CI); the code is sealed with the master key and never shown again.
         safe-list names numbers, and prefixes ending in * (+4477*), whose starts skip the
         automatic fraud rules; the line-type refusal and per-number limits still apply.
+        geo lets a channel (sms, voice, whatsapp, silent_auth) reach only the countries
+        listed (ISO 3166 alpha-2); monitor records what it would refuse instead; --allow-all
+        removes the list. show prints an application's settings, geo permissions, test
+        numbers and safe list.
         """
 
     static let name = "apps"
@@ -50,13 +57,14 @@ enum AppsCommand: Command {
                                   + DropInFaces.settings.map(\.option))
     static var valued: Set<String> {
         KeysCommand.storeFlags.union(settingFlags).union(["name"]).union(AppsTemplatesCommand.flags)
-            .union(AppsTestNumbersCommand.flags)
+            .union(AppsTestNumbersCommand.flags).union(AppsGeoCommand.flags)
     }
-    static let flags: Set<String> = ["json"]
+    static let flags: Set<String> = Set(["json"]).union(AppsGeoCommand.switches)
 
     static func run(_ parsed: Arguments, _ context: CommandContext) async throws -> Int32 {
         guard let action = parsed.positional.first,
-              ["create", "list", "revoke", "set", "templates", "test-numbers", "safe-list"].contains(action) else {
+              ["create", "list", "revoke", "set", "templates", "test-numbers", "safe-list", "geo", "show"]
+                .contains(action) else {
             let problem = parsed.positional.first.map { "unknown apps command \($0)" } ?? "no apps command given"
             throw Arguments.UsageError(message: problem)
         }
@@ -72,6 +80,8 @@ enum AppsCommand: Command {
             case "revoke": return try await revoke(manager, id: rest[0], context)
             case "templates": return try await AppsTemplatesCommand.run(database, parsed, context)
             case "safe-list": return try await AppsSafeListCommand.run(database, parsed, context)
+            case "geo": return try await AppsGeoCommand.run(database, parsed, context)
+            case "show": return try await AppsShowCommand.run(database, id: rest[0], context)
             case "test-numbers":
                 return try await AppsTestNumbersCommand.run(database, parsed, configuration: configuration, context)
             default:
@@ -91,6 +101,24 @@ enum AppsCommand: Command {
 
     /// What is wrong with how `action` was called, if anything.
     private static func misuse(_ action: String, _ parsed: Arguments) -> String? {
+        if action == "geo" || action == "show" {
+            let allowed: Set<String> = action == "geo" ? AppsGeoCommand.flags.union(["channel"]) : []
+            if let other = settingFlags.union(["name"]).union(AppsTemplatesCommand.flags)
+                .union(AppsTestNumbersCommand.flags).union(AppsGeoCommand.flags).subtracting(allowed).sorted()
+                .first(where: { parsed.value($0) != nil }) {
+                return "\(action) takes no --\(other)"
+            }
+            if parsed.has("json") { return "--json goes with create" }
+            if action == "show" {
+                if parsed.has("allow-all") { return "show takes no --allow-all" }
+                return parsed.positional.count == 2 ? nil : "show needs exactly one application ID"
+            }
+            return AppsGeoCommand.misuse(parsed)
+        }
+        if let flag = AppsGeoCommand.flags.union(AppsGeoCommand.switches).sorted()
+            .first(where: { parsed.value($0) != nil || parsed.has($0) }) {
+            return "--\(flag) goes with geo"
+        }
         let templateFlags = AppsTemplatesCommand.flags.filter { parsed.value($0) != nil }
         if action == "templates" {
             if let other = settingFlags.union(["name"]).sorted().first(where: { parsed.value($0) != nil }) {

@@ -26,6 +26,9 @@ public enum EndReason: Sendable, Hashable {
     case fixedLine
     /// A silent step for a test number, which reaches no provider (docs/fraud.md#test-numbers).
     case testNumber
+    /// A step whose channel the application's geo permissions don't let reach the number's
+    /// country, skipped for a later step's channel that does (docs/fraud.md#geo-permissions).
+    case geo
     /// A reason only a sender or a provider's callback names (`provider_undeliverable`):
     /// kept as given, since the set of provider statuses is open.
     case other(String)
@@ -51,6 +54,7 @@ public enum EndReason: Sendable, Hashable {
         .destinationDenied: "destination_denied",
         .fixedLine: "fixed_line",
         .testNumber: "test_number",
+        .geo: "geo",
     ]
 
     private static let byWireName = Dictionary(uniqueKeysWithValues: wireNames.map { ($1, $0) })

@@ -46,6 +46,9 @@ public struct Verification: Sendable, Equatable {
     /// A test number's fixed code, sealed with the server's keys (docs/fraud.md#test-numbers):
     /// every code step of the verification takes it and nothing is sent. nil for any other number.
     public var sealedTestCode: [UInt8]?
+    /// The channels the application's geo permissions refused the number's country when it
+    /// started (docs/fraud.md#geo-permissions): a step on one is skipped with reason `geo`.
+    public var geoRefusedChannels: [Channel] = []
 
     /// The application that keys made before applications existed belong to.
     public static let defaultApplication = "default"

@@ -80,6 +80,7 @@ extension TacitApplication {
         FraudRoutes(blocks: (store as? any PrefixLedgerStore).map {
             PrefixBlockManager(store: $0, clock: dependencies.clock, ledger: engine.security.ledger)
         }).register(&router)
+        SettingsRoutes(store: store, clock: dependencies.clock).register(&router)
         for face in engine.faces.byName.values { face.register(&router) }
         mountProviders(on: &router, keys: engine.silentKeys)
         return router

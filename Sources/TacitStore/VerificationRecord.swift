@@ -15,6 +15,7 @@ public struct VerificationRecord: Sendable {
     var localeSource: String?
     var lineType: String?
     var sealedTestCode: [UInt8]?
+    var geoRefusedChannels: [Channel] = []
     /// The state's part kept in the record; status and deadline are columns.
     var currentStep: Int?
     var codeHash: [UInt8]?
@@ -35,6 +36,7 @@ public struct VerificationRecord: Sendable {
         v.localeSource = localeSource
         v.lineType = lineType
         v.sealedTestCode = sealedTestCode
+        v.geoRefusedChannels = geoRefusedChannels
         v.lastSeq = lastSeq
         return v
     }
@@ -82,6 +84,10 @@ public struct VerificationRecord: Sendable {
         // Added after the SMS Retriever hash: the line type and a test number's sealed code.
         w.optional(v.lineType) { $0.string($1) }
         w.optional(v.sealedTestCode) { $0.data($1) }
+        // Added after the test code: the channels geo permissions refused, by wire name, comma-separated;
+        // one byte when there are none, as on almost every verification.
+        let refused = v.geoRefusedChannels.map(\.rawValue).joined(separator: ",")
+        w.optional(refused.isEmpty ? nil : refused) { $0.string($1) }
         return w.bytes
     }
 
@@ -129,9 +135,12 @@ public struct VerificationRecord: Sendable {
         options.smsAppHash = r.isAtEnd ? nil : try r.optional { try $0.string() }
         let lineType = r.isAtEnd ? nil : try r.optional { try $0.string() }
         let sealedTestCode = r.isAtEnd ? nil : try r.optional { try $0.data() }
+        let refused = r.isAtEnd ? nil : try r.optional { try $0.string() }
+        let geoRefusedChannels = refused?.split(separator: ",").compactMap { Channel(rawValue: String($0)) } ?? []
         return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,
                                   clientTokenHash: clientTokenHash, endedAt: endedAt, silentCheck: silentCheck,
                                   localeSource: localeSource, lineType: lineType, sealedTestCode: sealedTestCode,
-                                  currentStep: currentStep, codeHash: codeHash, codeStep: codeStep)
+                                  geoRefusedChannels: geoRefusedChannels, currentStep: currentStep, codeHash: codeHash,
+                                  codeStep: codeStep)
     }
 }

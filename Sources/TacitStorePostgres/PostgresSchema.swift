@@ -137,6 +137,6 @@ public enum PostgresSchema {
             );
             """),
         changeFeed,
-    ] + devStateMigrations + [followedFeed, requiredChange, faceCredentials, templates, testNumbers, safeList]
-        + prefixLedger)
+    ] + devStateMigrations + [followedFeed, requiredChange, faceCredentials, templates, testNumbers, safeList,
+                                  geoPermissions] + prefixLedger)
 }

@@ -26,6 +26,8 @@ public final class PostgresVerificationStore: VerificationStore {
     let keptTestNumbers = KeptPerApplication<[TestNumber]>()
     /// Applications' safe lists, kept a second: every start looks its number up in them.
     let keptSafeLists = KeptPerApplication<[SafeListEntry]>()
+    /// Applications' geo permissions, kept a second: every start reads them.
+    let keptGeoPermissions = KeptPerApplication<[GeoPermission]>()
 
     /// `url` is `postgres://USER@HOST:PORT/DATABASE` (any form libpq reads). Nothing
     /// connects until the first call, and a connection opens only when every open one is

@@ -2,7 +2,8 @@
 public enum SQLiteSchema {
     public static let migrator = Migrator(
         coreMigrations + providerMigrations + devStateMigrations + counterMigrations + faceCredentialMigrations
-            + templateMigrations + testNumberMigrations + safeListMigrations + prefixLedgerMigrations)
+            + templateMigrations + testNumberMigrations + safeListMigrations + geoPermissionMigrations
+            + prefixLedgerMigrations)
 
     /// The migrations up to retention's column (001 to 020); `providerMigrations` follow.
     static let coreMigrations = [

@@ -17,6 +17,8 @@ public final class SQLiteVerificationStore: VerificationStore {
     let keptTestNumbers = KeptPerApplication<[TestNumber]>()
     /// Applications' safe lists, kept a second: every start looks its number up in them.
     let keptSafeLists = KeptPerApplication<[SafeListEntry]>()
+    /// Applications' geo permissions, kept a second: every start reads them.
+    let keptGeoPermissions = KeptPerApplication<[GeoPermission]>()
 
     /// `protection` may be set after opening (the keys live in the store's own settings).
     public init(path: String, options: SQLiteOptions = SQLiteOptions()) throws {

@@ -15,7 +15,7 @@ struct EndReasonTests {
             "timeout", "rejected", "carrier_error", "no_coverage", "device_not_cellular", "check_url_replayed",
             "check_url_expired", "integrity_error", "unavailable", "skipped", "cancelled", "too_many_attempts",
             "sim_swapped", "provider_error", "no_provider", "rate_limited", "destination_denied",
-            "fixed_line", "test_number",
+            "fixed_line", "test_number", "geo",
         ])
         #expect(StepEndLabel.allCases.map(\.rawValue) == ["timed_out", "failed", "rejected", "skipped", "cancelled"])
     }

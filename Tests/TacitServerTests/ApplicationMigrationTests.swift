@@ -40,6 +40,7 @@ struct ApplicationMigrationTests {
             DROP TABLE safe_list;
             DROP TABLE prefix_counts;
             DROP TABLE prefix_blocks;
+            DROP TABLE geo_permissions;
             DELETE FROM schema_migrations WHERE name LIKE 'fraud_%';
             """)
     }

@@ -29,6 +29,19 @@ struct FraudDeviceAddressTests {
         }
     }
 
+    @Test("without --dev as well, a keyed backend's own address never refuses its users' starts")
+    func backendAddressNeverRefusesOutsideDev() async throws {
+        try await SecurityCalls.test(dev: false, configure: {
+            $0.security.verificationsPerAddress = .init(2, per: 3_600)
+        }) { server in
+            let key = try await server.makeKey()
+            for index in 0..<4 {
+                let reply = try await server.start(Self.number(index), workflow: ["sms"], token: key)
+                #expect(reply.status == 202, "\(reply.text)")
+            }
+        }
+    }
+
     @Test("device_ip is counted per end user: the third start from one device is refused, another device starts")
     func deviceAddressIsCounted() async throws {
         try await TestApplication.test(.inProcess, configure: Self.limited) { app, keyless in

@@ -34,6 +34,7 @@ extension TimelineEvent {
         case destinationDenied = "destination_denied"
         case fixedLine = "fixed_line"
         case testNumber = "test_number"
+        case geo = "geo"
     }
 }
 

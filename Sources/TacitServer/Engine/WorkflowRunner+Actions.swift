@@ -26,6 +26,8 @@ extension WorkflowRunner {
                     outcome = await awaitSend(of: verification.id, step: step, until: sendDeadline)
                 }
             case .beginSilentCheck(let step, let expiresAt):
+                // A silent step the geo permissions refused was skipped in the same turn: no provider is asked.
+                guard GeoRules.unreachable(.silentAuth, in: verification) == nil else { break }
                 outcome = await beginSilentCheck(verification, step: step, expiresAt: expiresAt)
                     .map { Performed(verification: $0.verification, checkURL: $0.checkURL) }
             case .notifyWebhook(let event, _): metrics.webhook(event)

@@ -75,6 +75,7 @@ public final class WorkflowRunner: Sendable {
         // A new verification is never refused its start; were it, the create would fail, not store it unstarted.
         try turn.handle(.start(simSwapped: swapped))
         try skipSilentTestStep(&turn)
+        try skipGeoRefusedSteps(&turn)
         let checkURL = try await beginSilentChecks(&turn, transcript: &transcript)
         let codes = try issueCodes(&turn)
         transcript.catchUp(turn)
@@ -226,9 +227,11 @@ public final class WorkflowRunner: Sendable {
     /// in the same transaction, so a code exists in the store before it is sent.
     /// Returns the codes in clear by step, to be sealed into their send rows only (`.sendMessage`):
     /// a test number's fixed code is not among them, since nothing is sent for it. A step its
-    /// line can't take (an SMS to a fixed line) ends as skipped instead, and the next one starts.
+    /// line can't take (an SMS to a fixed line) or whose channel the application's geo permissions
+    /// refused ends as skipped instead, and the next one starts.
     func issueCodes(_ turn: inout Turn) throws -> [Int: String] {
         var issued: [Int: String] = [:]
+        try skipGeoRefusedSteps(&turn)
         // By index: the turn's effects grow as codes are issued and steps skipped, and are never
         // copied to be read.
         var index = 0
@@ -236,7 +239,8 @@ public final class WorkflowRunner: Sendable {
             defer { index += 1 }
             guard case .issueCode(let step, let channel) = turn.effects[index] else { continue }
             // Neither input is ever refused; were one, the transaction would roll back with the refusal.
-            if let reason = LineTypeRules.unreachable(channel, lineType: turn.verification.lineType) {
+            if let reason = LineTypeRules.unreachable(channel, lineType: turn.verification.lineType)
+                ?? GeoRules.unreachable(channel, in: turn.verification) {
                 try turn.handle(.unreachable(step: step, reason: reason))
                 continue
             }

@@ -1,18 +1,31 @@
 import Foundation
 import TacitCore
+import TacitPhone
 import TacitStore
 
 /// The fraud rules a start meets in the runner, whichever API made it (docs/fraud.md): the
 /// number's line type, read when the route parsed it, and the application's test numbers,
 /// read from the store's copy kept for a second, so a create gains no store read; and the
-/// start guard's bypass of the automatic rules, if any, as a `fraud:bypassed` event.
+/// start guard's bypass of the automatic rules, if any, as a `fraud:bypassed` event. The
+/// application's geo permissions, read from the same kind of copy, refuse the start, mark the
+/// channels whose steps are skipped, or record what they would have refused.
 extension WorkflowRunner {
-    /// Refuses a start its line can't take, marks a test number's start (its fixed code, sealed,
-    /// then every code step takes it and nothing is sent), and puts both on the start's first event.
+    /// Refuses a start its line can't take, or whose every step the geo permissions refuse, keeps
+    /// the channels they refuse (their steps are skipped) and records those only monitored,
+    /// marks a test number's start (its fixed code, sealed, then every code step takes it and
+    /// nothing is sent), and puts the line type and the test number on the start's first event.
     func applyFraudRules(_ draft: inout Verification, noting events: inout [EventDraft]) async throws {
         if let refusal = LineTypeRules.workflowRefusal(draft) { throw refusal }
         if let lineType = draft.lineType, !events.isEmpty { events[0].data["line_type"] = .text(lineType) }
-        if let bypass = FraudBypass.current, !events.isEmpty { events.append(bypass.event) }
+        let geo = try await geoRules(for: draft)
+        if var bypass = FraudBypass.current {
+            if geo?.rules.applies == true { bypass.rules.append("geo") }
+            if !events.isEmpty { events.append(bypass.event) }
+        } else if let (rules, region) = geo {
+            if rules.refusesEvery(draft.workflow.map(\.channel)) { throw GeoRules.refusal(region: region) }
+            draft.geoRefusedChannels = rules.refused
+            if !events.isEmpty { events += rules.monitored.map { GeoRules.monitoredEvent($0, region: region) } }
+        }
         guard let test = try await activeTestNumber(for: draft) else { return }
         // A code sealed under a key the ring no longer has can't be used: the number is an ordinary one.
         guard let code = try? secrets.fieldProtection.open(test.sealedCode) else { return }
@@ -21,6 +34,27 @@ extension WorkflowRunner {
         guard !events.isEmpty else { return }
         events[0].data["test_number"] = .bool(true)
         events[0].note += " It is one of the application's test numbers: no message is sent, and its fixed code checks."
+    }
+
+    /// The geo permissions' judgement of the draft's number and its country, nil when no
+    /// permission of its application names a channel of its workflow: only then is the
+    /// number's country looked up, so an application without permissions pays nothing.
+    private func geoRules(for draft: Verification) async throws -> (rules: GeoRules, region: String?)? {
+        guard let store = store as? any GeoPermissionStore, !draft.phoneNumber.isEmpty else { return nil }
+        let workflow = draft.workflow.map(\.channel)
+        let permissions = try await store.geoPermissions(application: draft.applicationId)
+        guard GeoRules.restricts(permissions, workflow) else { return nil }
+        let region = (try? PhoneNumberParser().parse(draft.phoneNumber, allowVirtualRange: true))?.region
+        return (GeoRules(permissions, region: region, workflow: workflow), region)
+    }
+
+    /// Ends, as skipped with reason `geo`, the active step while its channel may not reach the
+    /// number's country, so the next step starts; before any silent check is begun or code issued.
+    func skipGeoRefusedSteps(_ turn: inout Turn) throws(WorkflowRefusal) {
+        while let step = turn.verification.currentStep,
+              let reason = GeoRules.unreachable(turn.verification.workflow[step].channel, in: turn.verification) {
+            try turn.handle(.unreachable(step: step, reason: reason))
+        }
     }
 
     /// The application's test number for the draft's number while it is active; never one on

@@ -30,6 +30,8 @@ public struct RouteSecurity: Sendable, Equatable {
     static let templatesWrite = RouteSecurity(access: .key(scope: Scope.templatesWrite, clientToken: nil))
     /// Lifting the application's automatic prefix blocks.
     static let fraudWrite = RouteSecurity(access: .key(scope: Scope.fraudWrite, clientToken: nil))
+    /// Changes to the application's settings.
+    static let settingsWrite = RouteSecurity(access: .key(scope: Scope.settingsWrite, clientToken: nil))
     /// A call to the drop-in face `name`.
     public static func face(_ name: String) -> RouteSecurity { RouteSecurity(access: .face(name)) }
 

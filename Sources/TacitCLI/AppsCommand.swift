@@ -12,6 +12,7 @@ enum AppsCommand: Command {
                tacit apps revoke ID [STORE]
                tacit apps set ID [--brand B] [--code-length N] [--channel-timeout S]
                                  [--sms-app-hash HASH] [--sms-origin DOMAIN]
+                                 [--fraud-level off|basic|standard|max]
                                  [--vonage-callback-url URL] [--vonage-signature-secret S]
                                  [--vonage-public-key FILE] [STORE]
                tacit apps templates set ID --channel C --locale L [--subject S] TEXT [STORE]
@@ -35,7 +36,8 @@ enum AppsCommand: Command {
         service_sid. revoke stops every credential of the application at once, in running
         servers too. set changes the defaults of the application's starts and what the
         drop-in faces use; the signature secret is sealed with the master key; an empty
-        --sms-app-hash or --sms-origin removes it. templates word the application's code
+        --sms-app-hash or --sms-origin removes it; --fraud-level sets how hard the automatic
+        fraud rules judge its starts (basic unless set). templates word the application's code
         messages per channel and locale with {{code}}, {{brand}}, {{minutes}} and, for sms,
         {{app_hash}} and {{origin}}; list shows each SMS's encoding and segments.
         test-numbers are numbers whose starts send nothing and take the fixed code (for App
@@ -50,7 +52,8 @@ enum AppsCommand: Command {
 
     static let name = "apps"
     /// The application's own settings, then every face's.
-    static let settingFlags = Set(["brand", "code-length", "channel-timeout", "sms-app-hash", "sms-origin"]
+    static let settingFlags = Set(["brand", "code-length", "channel-timeout", "sms-app-hash", "sms-origin",
+                                   "fraud-level"]
                                   + DropInFaces.settings.map(\.option))
     static var valued: Set<String> {
         KeysCommand.storeFlags.union(settingFlags).union(["name"]).union(AppsTemplatesCommand.flags)
@@ -183,7 +186,7 @@ enum AppsCommand: Command {
     private static func list(_ manager: ApplicationManager, _ context: CommandContext) async throws -> Int32 {
         let keyed = DropInFaces.all.filter { face in face.settings.contains(where: \.valueFromFile) }
         let header = ["ID", "NAME", "CREATED", "REVOKED", "BRAND", "CODE LENGTH", "CHANNEL TIMEOUT", "SMS APP HASH",
-                      "SMS ORIGIN"]
+                      "SMS ORIGIN", "FRAUD LEVEL"]
             + keyed.map { "\($0.name.uppercased()) KEY" }
         context.print(header.joined(separator: "\t"))
         for application in try await manager.list() {
@@ -192,7 +195,8 @@ enum AppsCommand: Command {
                 date.map { ISO8601DateFormatter().string(from: $0) } ?? "-"
             }
             var fields = [s.brand ?? "-", s.codeLength.map(String.init) ?? "-",
-                          s.channelTimeout.map(String.init) ?? "-", s.smsAppHash ?? "-", s.smsOrigin ?? "-"]
+                          s.channelTimeout.map(String.init) ?? "-", s.smsAppHash ?? "-", s.smsOrigin ?? "-",
+                          s.fraudLevel.rawValue]
             for face in keyed {
                 let records = try await manager.faceRecords(of: application.id, face: face.name)
                 let key = face.settings.first(where: \.valueFromFile).flatMap { records.named($0.name) }

@@ -14,6 +14,7 @@ enum AppsSetCommand {
         change.channelTimeout = try parsed.value("channel-timeout").map { try integer($0, flag: "channel-timeout") }
         change.smsAppHash = parsed.value("sms-app-hash")
         change.smsOrigin = parsed.value("sms-origin")
+        change.fraudLevel = parsed.value("fraud-level")
         change = try faceSettings(parsed, into: change)
         let updated: Application?
         if change.needsSealing(DropInFaces.all) {

@@ -4,6 +4,7 @@
 public enum TacitCommandLine {
     static let commands: [any Command.Type] = [
         ServeCommand.self, VerifyCommand.self, TimelineCommand.self, KeysCommand.self, AppsCommand.self,
+        FraudCommand.self,
     ]
 
     static let usage = """
@@ -15,6 +16,7 @@ public enum TacitCommandLine {
           timeline    print, follow, export or replay a verification's timeline
           keys        create, list and revoke API keys
           apps        create, list, change and revoke applications
+          fraud       list and lift an application's automatic prefix blocks
 
         Run `tacit COMMAND --help` for a command's options.
         """

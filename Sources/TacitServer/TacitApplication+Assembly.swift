@@ -79,6 +79,9 @@ extension TacitApplication {
                       ready: { [weak self] in self?.ready ?? false }).register(&router)
         SilentRoutes(flow: engine.silentFlow).register(&router)
         TemplateRoutes(manager: TemplateManager(store: store), clock: dependencies.clock).register(&router)
+        FraudRoutes(blocks: (store as? any PrefixLedgerStore).map {
+            PrefixBlockManager(store: $0, clock: dependencies.clock, ledger: engine.security.ledger)
+        }).register(&router)
         SettingsRoutes(store: store, clock: dependencies.clock).register(&router)
         for face in engine.faces.byName.values { face.register(&router) }
         mountProviders(on: &router, keys: engine.silentKeys)

@@ -37,13 +37,16 @@ public struct ApplicationSettings: Sendable, Equatable {
     public var smsAppHash: String?
     /// The domain of its origin-bound line, `@example.com #123456`, last in its SMS.
     public var smsOrigin: String?
+    /// Its fraud protection level (docs/fraud.md#protection-levels); `basic` unless set.
+    public var fraudLevel: FraudLevel
 
     public init(brand: String? = nil, codeLength: Int? = nil, channelTimeout: Int? = nil,
-                smsAppHash: String? = nil, smsOrigin: String? = nil) {
+                smsAppHash: String? = nil, smsOrigin: String? = nil, fraudLevel: FraudLevel = .basic) {
         self.brand = brand
         self.codeLength = codeLength
         self.channelTimeout = channelTimeout
         self.smsAppHash = smsAppHash
         self.smsOrigin = smsOrigin
+        self.fraudLevel = fraudLevel
     }
 }

@@ -138,5 +138,5 @@ public enum PostgresSchema {
             """),
         changeFeed,
     ] + devStateMigrations + [followedFeed, requiredChange, faceCredentials, templates, testNumbers, safeList,
-                              geoPermissions, insights, insightReceipts])
+                                  geoPermissions] + prefixLedger + [insights, insightReceipts])
 }

@@ -10,10 +10,11 @@ extension SQLiteVerificationStore: ApplicationStore {
             do {
                 try db.execute("""
                     INSERT INTO applications (id, name, created_at, revoked_at, brand, code_length, channel_timeout,
-                        sms_app_hash, sms_origin)
+                        sms_app_hash, sms_origin, fraud_level)
                     VALUES (\(application.id), \(application.name), \(application.createdAt.timeIntervalSince1970),
                         \(application.revokedAt?.timeIntervalSince1970), \(settings.brand), \(settings.codeLength),
-                        \(settings.channelTimeout), \(settings.smsAppHash), \(settings.smsOrigin))
+                        \(settings.channelTimeout), \(settings.smsAppHash), \(settings.smsOrigin),
+                        \(settings.fraudLevel.rawValue))
                     """)
                 for credential in credentials { try Self.upsert(credential, application: application.id, in: db) }
             } catch let error as SQLiteError where error.isConstraintViolation {
@@ -65,7 +66,7 @@ extension SQLiteVerificationStore: ApplicationStore {
             try db.execute("""
                 UPDATE applications SET brand = \(settings.brand), code_length = \(settings.codeLength),
                     channel_timeout = \(settings.channelTimeout), sms_app_hash = \(settings.smsAppHash),
-                    sms_origin = \(settings.smsOrigin)
+                    sms_origin = \(settings.smsOrigin), fraud_level = \(settings.fraudLevel.rawValue)
                 WHERE id = \(id)
                 """)
             return db.changes == 1
@@ -119,7 +120,8 @@ extension SQLiteVerificationStore: ApplicationStore {
         let settings = ApplicationSettings(
             brand: try row.optionalString("brand"), codeLength: try row.optionalInt("code_length"),
             channelTimeout: try row.optionalInt("channel_timeout"), smsAppHash: try row.optionalString("sms_app_hash"),
-            smsOrigin: try row.optionalString("sms_origin"))
+            smsOrigin: try row.optionalString("sms_origin"),
+            fraudLevel: FraudLevel(rawValue: try row.optionalString("fraud_level") ?? "") ?? .basic)
         return Application(id: try row.string("id"), name: try row.string("name"),
                            createdAt: Date(timeIntervalSince1970: try row.double("created_at")),
                            revokedAt: try row.optionalDouble("revoked_at").map(Date.init(timeIntervalSince1970:)),

@@ -41,6 +41,8 @@ public final class InMemoryStore: VerificationStore {
     let heldTestNumbers = Mutex<[TestNumber]>([])
     /// Applications' safe lists (see `InMemoryStore+SafeList.swift`).
     let heldSafeList = Mutex<[SafeListEntry]>([])
+    /// The prefix counters and blocks (see `InMemoryStore+PrefixLedger.swift`).
+    let heldPrefixLedger = ProcessPrefixLedger()
     /// Applications' geo permissions (see `InMemoryStore+GeoPermissions.swift`).
     let heldGeoPermissions = Mutex<[GeoPermission]>([])
 

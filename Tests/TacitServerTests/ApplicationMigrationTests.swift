@@ -43,6 +43,8 @@ struct ApplicationMigrationTests {
             DELETE FROM schema_migrations WHERE name LIKE 'templates_%';
             DROP TABLE test_numbers;
             DROP TABLE safe_list;
+            DROP TABLE prefix_counts;
+            DROP TABLE prefix_blocks;
             DROP TABLE geo_permissions;
             DELETE FROM schema_migrations WHERE name LIKE 'fraud_%';
             """)

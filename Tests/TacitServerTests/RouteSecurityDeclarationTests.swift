@@ -53,15 +53,17 @@ struct RouteSecurityDeclarationTests {
         #expect(expected.isSubset(of: open))
     }
 
-    @Test("reads declare the read scope, templates and settings changes their own, other /v1 calls the write scope")
+    @Test("reads declare the read scope, templates, settings and fraud blocks their own, other /v1 calls the write scope")
     func scopes() {
         for declaration in Self.table(dev: true).declarations {
             guard case .key(let scope, _) = declaration.security.access else { continue }
             #expect(declaration.pattern.hasPrefix("/v1/"), "\(declaration.pattern)")
             let changesTemplates = declaration.pattern.hasPrefix("/v1/templates/") && declaration.method != "GET"
+            let liftsBlocks = declaration.pattern.hasPrefix("/v1/fraud/") && declaration.method != "GET"
             let changesSettings = declaration.pattern == "/v1/settings" && declaration.method != "GET"
             let expected = declaration.method == "GET" && !declaration.security.isDevOnly ? Scope.read
-                : changesTemplates ? Scope.templatesWrite : changesSettings ? Scope.settingsWrite : Scope.write
+                : changesTemplates ? Scope.templatesWrite : changesSettings ? Scope.settingsWrite
+                : liftsBlocks ? Scope.fraudWrite : Scope.write
             #expect(scope == expected, "\(declaration.method) \(declaration.pattern)")
         }
     }

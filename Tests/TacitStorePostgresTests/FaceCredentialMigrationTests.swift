@@ -34,7 +34,7 @@ struct FaceCredentialMigrationTests {
                 .map { try $0.string("column_name") }
         }
         #expect(!columns.contains { $0.contains("_api_") || $0.hasSuffix("_sid") })
-        // Its own seven, and the SMS app hash and origin templates_001 adds after.
-        #expect(columns.count == 9)
+        // Its own seven, the SMS app hash and origin templates_001 adds after, and the fraud level.
+        #expect(columns.count == 10)
     }
 }

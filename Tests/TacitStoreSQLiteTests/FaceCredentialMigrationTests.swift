@@ -40,9 +40,9 @@ struct FaceCredentialMigrationTests {
         let connection = try SQLiteConnection(path: file.path)
         defer { connection.close() }
         let columns = try connection.query("SELECT name FROM pragma_table_info('applications')").map { try $0.string("name") }
-        // The faces' columns are gone; the SMS app hash and origin come after, with templates_001.
+        // The faces' columns are gone; the SMS app hash and origin come after, with templates_001, then the fraud level.
         #expect(columns == ["id", "name", "created_at", "revoked_at", "brand", "code_length", "channel_timeout",
-                            "sms_app_hash", "sms_origin"])
+                            "sms_app_hash", "sms_origin", "fraud_level"])
     }
 
     @Test("an identifier is one application's: another application taking it is refused and changes nothing")

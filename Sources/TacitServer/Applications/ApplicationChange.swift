@@ -12,6 +12,8 @@ public struct ApplicationChange: Sendable, Equatable {
     /// an empty text removes the stored one.
     public var smsAppHash: String?
     public var smsOrigin: String?
+    /// Its fraud protection level by name: `off`, `basic`, `standard` or `max` (docs/fraud.md#protection-levels).
+    public var fraudLevel: String?
     /// The faces' settings by option (without dashes), in clear here; a secret is sealed
     /// before the store sees it.
     public var faceSettings: [String: String] = [:]
@@ -43,6 +45,13 @@ public struct ApplicationChange: Sendable, Equatable {
                                              description: "--sms-origin \(SMSAutofill.originRule)")
         }
         var updated = settings
+        if let fraudLevel {
+            guard let level = FraudLevel(rawValue: fraudLevel) else {
+                throw ApplicationManager.Failure(code: "invalid_setting",
+                                                 description: "--fraud-level must be off, basic, standard or max")
+            }
+            updated.fraudLevel = level
+        }
         if let smsAppHash { updated.smsAppHash = smsAppHash.isEmpty ? nil : smsAppHash }
         if let smsOrigin { updated.smsOrigin = smsOrigin.isEmpty ? nil : smsOrigin.lowercased() }
         if let brand { updated.brand = brand }

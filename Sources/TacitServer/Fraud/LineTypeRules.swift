@@ -1,16 +1,26 @@
 import TacitCore
 import TacitPhone
+import TacitStore
 
 /// What a number's kind of line allows (docs/fraud.md#line-types), read from libphonenumber
 /// when the start parsed the number, so the rules cost no second look-up.
 enum LineTypeRules {
-    /// Lines an SMS pumping attack is paid on: refused before anything is sent. Refused at
-    /// every protection level but `off`, which the levels, once they exist, will add.
+    /// Lines an SMS pumping attack is paid on: refused before anything is sent, at every
+    /// protection level but `off` (docs/fraud.md#protection-levels).
     static let blocked: Set<PhoneLineType> = [.premiumRate, .sharedCost, .uan]
 
-    /// The start guard's answer for a number on `lineType`, nil when the line may be verified.
-    static func refusal(_ lineType: PhoneLineType) -> APIProblem? {
-        guard blocked.contains(lineType) else { return nil }
+    /// The lines refused at `level`: none at `off`, VoIP too at `max`.
+    static func refused(at level: FraudLevel) -> Set<PhoneLineType> {
+        switch level {
+        case .off: []
+        case .basic, .standard: blocked
+        case .max: blocked.union([.voip])
+        }
+    }
+
+    /// The start guard's answer for a number on `lineType` at `level`, nil when the line may be verified.
+    static func refusal(_ lineType: PhoneLineType, level: FraudLevel = .basic) -> APIProblem? {
+        guard refused(at: level).contains(lineType) else { return nil }
         return APIProblem(status: 403, type: "fraud-blocked", title: "Blocked by fraud protection",
                           detail: "The phone number is \(lineType.phrase), to which Tacit sends no codes"
                               + " (rule line_type).")

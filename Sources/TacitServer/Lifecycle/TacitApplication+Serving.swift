@@ -66,6 +66,7 @@ extension TacitApplication {
             if let relay = changeRelay(assembly.engine) { group.addTask { await relay.run() } }
             group.addTask { await assembly.engine.sends.run() }
             group.addTask { await assembly.engine.security.streams.run() }
+            group.addTask { await assembly.engine.security.ledger.run() }
             group.addTask { await assembly.housekeeper.run() }
             let receipts = ProviderReceiptSink(runner: assembly.engine.runner, store: self.store)
             for source in dependencies.receiptSources { group.addTask { await source.run(receipts: receipts) } }

@@ -14,6 +14,8 @@ struct GuardedSender: MessageSender {
     let clock: any TacitClock
     let metrics: SecurityMetrics
     let monitor: ConversionMonitor
+    /// Counts each code sent to a number by prefix (docs/fraud.md#prefix-blocks).
+    let ledger: PrefixLedger
     let log: SecurityLog
 
     func send(_ message: OutboundMessage) async -> DeliveryResult {
@@ -23,7 +25,12 @@ struct GuardedSender: MessageSender {
             return .refused(reason: refusal)
         }
         let result = await inner.send(message)
-        if result.isAccepted { await monitor.sent() }
+        if result.isAccepted {
+            await monitor.sent()
+            if message.to.hasPrefix("+") {
+                await ledger.sent(message.to, application: message.applicationId ?? Application.defaultID)
+            }
+        }
         return result
     }
 

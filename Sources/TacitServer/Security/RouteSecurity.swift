@@ -28,6 +28,8 @@ public struct RouteSecurity: Sendable, Equatable {
     static let write = RouteSecurity(access: .key(scope: Scope.write, clientToken: nil))
     /// Changes to the application's message templates.
     static let templatesWrite = RouteSecurity(access: .key(scope: Scope.templatesWrite, clientToken: nil))
+    /// Lifting the application's automatic prefix blocks.
+    static let fraudWrite = RouteSecurity(access: .key(scope: Scope.fraudWrite, clientToken: nil))
     /// Changes to the application's settings.
     static let settingsWrite = RouteSecurity(access: .key(scope: Scope.settingsWrite, clientToken: nil))
     /// A call to the drop-in face `name`.

@@ -17,6 +17,8 @@ struct SecurityGate: Sendable {
     let starts: StartGuard
     let checks: FailedCheckGuard
     let monitor: ConversionMonitor
+    /// Counts each completed check of a number by prefix (docs/fraud.md#prefix-blocks).
+    let ledger: PrefixLedger
     let metrics: SecurityMetrics
     /// The drop-in faces served, which check their own credentials.
     var faces = ServedFaces()
@@ -89,6 +91,9 @@ struct SecurityGate: Sendable {
         let answer = await FailedCheckTally.$current.withValue(tally) { await route() }
         if tally?.wasCommitted != true { await checks.record(answer.result, for: verification) }
         if answer.result == .completed, verification.activeChannel != .silentAuth { await monitor.verified() }
+        if answer.result == .completed, !verification.phoneNumber.isEmpty {
+            await ledger.converted(verification.phoneNumber, application: verification.applicationId)
+        }
         return answer.response
     }
 

@@ -11,6 +11,8 @@ struct SecurityLayer: Sendable {
     let devAccess: DevAccess
     /// The event streams API keys hold open, ended when their key is revoked.
     let streams: OpenStreams
+    /// The prefix counters and blocks, flushed to the store about once a second (`run`).
+    let ledger: PrefixLedger
     private let limiter: RateLimiter
     private let monitor: ConversionMonitor
     private let configuration: SecurityConfiguration
@@ -27,6 +29,7 @@ struct SecurityLayer: Sendable {
         let windows = store as? any ConversionStore ?? ProcessConversionWindows()
         let monitor = ConversionMonitor(windows: windows, clock: clock, configuration: configuration, metrics: metrics,
                                         log: log)
+        let ledger = PrefixLedger(store: store as? any PrefixLedgerStore ?? ProcessPrefixLedger(), clock: clock)
         // A store that keeps no keys accepts none: outside dev mode every /v1 call is then refused.
         let devAccess = DevAccess(host: server.host, port: server.port, publicURL: server.publicURL,
                                   tls: server.tls != nil)
@@ -37,10 +40,12 @@ struct SecurityLayer: Sendable {
             dev: server.dev,
             starts: StartGuard(limiter: limiter, configuration: configuration, clock: clock, dev: server.dev,
                                metrics: metrics, log: log, safeLists: store as? any SafeListStore,
-                               insights: store),
+                               applications: store as? any ApplicationStore, testNumbers: store as? any TestNumberStore,
+                               ledger: ledger, insights: store),
             checks: FailedCheckGuard(limiter: limiter, configuration: configuration, clock: clock, metrics: metrics),
-            monitor: monitor, metrics: metrics)
+            monitor: monitor, ledger: ledger, metrics: metrics)
         self.metrics = metrics
+        self.ledger = ledger
         self.devAccess = devAccess
         streams = OpenStreams(keys: store as? any KeyStore, clock: clock)
         self.limiter = limiter
@@ -56,6 +61,6 @@ struct SecurityLayer: Sendable {
     /// `sender` behind the destination lists and the per-number send limit.
     func guarding(_ sender: any MessageSender) -> any MessageSender {
         GuardedSender(inner: sender, limiter: limiter, configuration: configuration, clock: clock,
-                      metrics: metrics, monitor: monitor, log: log)
+                      metrics: metrics, monitor: monitor, ledger: ledger, log: log)
     }
 }

@@ -21,6 +21,12 @@ struct StartGuard: Sendable {
     /// The applications' safe lists, read from the store's copy kept a second; nil when the
     /// store keeps none.
     var safeLists: (any SafeListStore)?
+    /// The applications' settings (their protection level) and test numbers, each read from
+    /// the store's copy kept a second; nil when the store keeps none.
+    var applications: (any ApplicationStore)?
+    var testNumbers: (any TestNumberStore)?
+    /// The automatic prefix blocks, judged in memory (docs/fraud.md#prefix-blocks).
+    var ledger: PrefixLedger?
     /// Where a start refused as blocked is counted (docs/api.md#the-summary); nil when the store keeps no rollups.
     var insights: (any InsightStore)?
 
@@ -36,8 +42,10 @@ struct StartGuard: Sendable {
         let (contact, bypass) = try await check(request, start, application: application)
         let response = await FraudBypass.$current.withValue(bypass) { await route() }
         // 202 from /v1, 201 from a face that answers a create (and a re-send: one more send) with 201.
-        if let contact, response.status == 202 || response.status == 201,
-           response.header("Idempotent-Replayed") == nil {
+        let created = (response.status == 202 || response.status == 201)
+            && response.header("Idempotent-Replayed") == nil
+        if let bypass, created { metrics.decided("bypassed", rule: bypass.reason.rawValue) }
+        if let contact, created {
             // Created: one more verification for the number (or address), in its application's
             // count and the shared one. A verification is pending per contact and application at
             // most, so a start can't have slipped in since the check.
@@ -80,8 +88,10 @@ struct StartGuard: Sendable {
             note(reason, region: number.region)
             throw APIProblem.destinationDenied
         }
-        if let problem = LineTypeRules.refusal(number.lineType) {
+        let level = try await applications?.applicationSettings(id: application)?.fraudLevel ?? .basic
+        if let problem = LineTypeRules.refusal(number.lineType, level: level) {
             note("line_type", region: number.region)
+            metrics.decided("blocked", rule: "line_type")
             await countBlocked(start, number, application: application, at: now)
             throw problem
         }
@@ -90,6 +100,10 @@ struct StartGuard: Sendable {
             try await checkVelocity(number, now: now)
         } else if configuration.velocityBudgets.contains(where: { $0.limit.limit > 0 }) {
             bypass?.rules.append("sequential_numbers")
+        }
+        // Last, so a start the limits refuse keeps their answer.
+        if bypass == nil, let rule = PrefixRule.at(level) {
+            try await checkPrefix(start, number, application: application, rule: rule, now: now)
         }
         return (number.e164, bypass)
     }
@@ -114,6 +128,27 @@ struct StartGuard: Sendable {
         guard let safeLists, let number = start.parsedNumber else { return nil }
         let listed = try await safeLists.safeList(application: application).contains { $0.matches(number.e164) }
         return listed ? FraudBypass(reason: .safeList) : nil
+    }
+
+    /// Refuses a start whose number lies in a blocked prefix of the application, or whose
+    /// prefix the rule blocks now. A test number's start decides no block, but is refused
+    /// inside one: a test number is never active in a blocked range.
+    private func checkPrefix(_ start: StartSubmission, _ number: PhoneNumber, application: String, rule: PrefixRule,
+                             now: Date) async throws {
+        guard let ledger else { return }
+        let isTest = try await testNumbers?.testNumbers(application: application)
+            .contains { $0.phoneNumber == number.e164 && $0.isActive(at: now) } ?? false
+        guard case .blocked(let block, let isNew) = await ledger.judge(number.e164, application: application,
+                                                                         rule: rule, deciding: !isTest) else { return }
+        note(block.rule, region: number.region)
+        metrics.decided("blocked", rule: block.rule)
+        await countBlocked(start, number, application: application, at: now)
+        if isNew {
+            log.warning("blocked prefix +\(block.prefix) of application \(application) for"
+                        + " \(Int(block.blockedUntil.timeIntervalSince(block.blockedAt)))s (rule \(block.rule):"
+                        + " \(block.sends) sends, \(block.conversions) conversions)")
+        }
+        throw PrefixRule.refusal(block, now: now)
     }
 
     /// The contact's send quota, start limit and run of wrong codes, in that order.

@@ -1,0 +1,250 @@
+import Foundation
+import TacitCore
+import TacitStore
+
+/// Sends and conversions per application and destination prefix, and the blocks they lead to
+/// (docs/fraud.md#prefix-blocks). Every start is judged here, in memory: the counts this
+/// instance made and has not written yet, added to the window's sums over every instance as
+/// last read from the store. `flush` writes the new counts in one transaction about once a
+/// second and reads the sums and blocks back in the same one, so instances sharing a store
+/// judge on each other's traffic within about a second, and a create adds no store round trip.
+/// A block is written to the store at once when it is decided.
+actor PrefixLedger {
+    /// Counts are kept per minute, over the last hour.
+    static let bucketLength: TimeInterval = 60
+    static let windowBuckets: Int64 = 60
+    static let flushInterval: TimeInterval = 1
+    /// A prefix is the country code and the next digits, this many in all.
+    static let depths = 4...8
+    /// A block that ended longer ago than this no longer makes the next one longer.
+    static let repeatMemory: TimeInterval = 7 * 86_400
+
+    struct Tally: Sendable, Equatable {
+        var sends = 0
+        var conversions = 0
+
+        static func + (lhs: Tally, rhs: Tally) -> Tally {
+            Tally(sends: lhs.sends + rhs.sends, conversions: lhs.conversions + rhs.conversions)
+        }
+    }
+
+    /// What a start's number meets: nothing, or a block (`isNew` when this start decided it).
+    enum Verdict: Sendable, Equatable {
+        case allowed
+        case blocked(PrefixBlock, isNew: Bool)
+    }
+
+    private struct Row: Hashable {
+        let application: String, prefix: String, bucket: Int64
+    }
+
+    let store: any PrefixLedgerStore
+    let clock: any TacitClock
+    /// The window's sums per application and prefix, and per application, as last read back.
+    private var stored: [String: [String: Tally]] = [:]
+    private var storedTotals: [String: Tally] = [:]
+    /// When `stored` was read: sums older than a bucket are not trusted (a flush that fell behind).
+    private var storedAt = Date.distantPast
+    /// Counts not in `stored` yet (not written, or written by a flush still in flight), by bucket,
+    /// so those that leave the window stop counting whether or not a flush came since.
+    private var unwritten: [String: [String: [Int64: Tally]]] = [:]
+    private var unwrittenTotals: [String: [Int64: Tally]] = [:]
+    /// The counts not written yet, by bucket, as the next flush writes them.
+    private var pending: [Row: Tally] = [:]
+    /// Every application's blocks, ended ones too while they count toward a repeat.
+    private var blocks: [String: [String: PrefixBlock]] = [:]
+    private var flushing = false
+    private var prunedBefore: Int64 = .min
+
+    init(store: any PrefixLedgerStore, clock: any TacitClock) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// The prefixes of an E.164 number, deepest first: `+447700900123` → `44770090` … `4477`.
+    static func prefixes(of e164: String) -> [String] {
+        let digits = e164.utf8.dropFirst()
+        guard e164.hasPrefix("+"), digits.count >= depths.lowerBound else { return [] }
+        return depths.reversed().compactMap { depth in
+            depth <= digits.count ? String(decoding: digits.prefix(depth), as: UTF8.self) : nil
+        }
+    }
+
+    /// Counts a code handed to a provider for `e164`.
+    func sent(_ e164: String, application: String) { count(e164, application, Tally(sends: 1)) }
+
+    /// Counts a conversion: a code checked right, or a silent success.
+    func converted(_ e164: String, application: String) { count(e164, application, Tally(conversions: 1)) }
+
+    private func count(_ e164: String, _ application: String, _ tally: Tally) {
+        let prefixes = Self.prefixes(of: e164)
+        guard !prefixes.isEmpty else { return }
+        let bucket = Self.bucket(clock.now())
+        for prefix in prefixes {
+            pending[Row(application: application, prefix: prefix, bucket: bucket), default: Tally()] =
+                pending[Row(application: application, prefix: prefix, bucket: bucket), default: Tally()] + tally
+            unwritten[application, default: [:]][prefix, default: [:]][bucket, default: Tally()] =
+                unwritten[application, default: [:]][prefix, default: [:]][bucket, default: Tally()] + tally
+        }
+        unwrittenTotals[application, default: [:]][bucket, default: Tally()] =
+            unwrittenTotals[application, default: [:]][bucket, default: Tally()] + tally
+    }
+
+    /// The buckets of `counts` still in the window at `now`, summed.
+    private static func windowed(_ counts: [Int64: Tally]?, now: Date) -> Tally {
+        let start = bucket(now) - windowBuckets + 1
+        return counts?.reduce(Tally()) { $1.key >= start ? $0 + $1.value : $0 } ?? Tally()
+    }
+
+    private func isStoredFresh(_ now: Date) -> Bool { now.timeIntervalSince(storedAt) < Self.bucketLength }
+
+    /// The window's figures for one prefix of the application, and its baseline.
+    func tally(_ prefix: String, application: String) -> Tally {
+        let now = clock.now()
+        let read = isStoredFresh(now) ? stored[application]?[prefix] ?? Tally() : Tally()
+        return read + Self.windowed(unwritten[application]?[prefix], now: now)
+    }
+
+    /// The application's conversion over the window, nil while it has too few sends to say.
+    func baseline(application: String) -> Double? {
+        let now = clock.now()
+        let read = isStoredFresh(now) ? storedTotals[application] ?? Tally() : Tally()
+        let total = read + Self.windowed(unwrittenTotals[application], now: now)
+        guard total.sends >= PrefixRule.baselineSends else { return nil }
+        return min(1, Double(total.conversions) / Double(total.sends))
+    }
+
+    /// Judges a start for `e164` at `rule`'s thresholds: a block in force on any of its prefixes
+    /// refuses it; else the deepest prefix the rule fires on is blocked now, so the people at
+    /// the shallower prefixes around it are not. A new block is written to the store at once.
+    /// `deciding: false` only looks for a block in force (a test number's start).
+    func judge(_ e164: String, application: String, rule: PrefixRule, deciding: Bool = true) async -> Verdict {
+        let now = clock.now()
+        let prefixes = Self.prefixes(of: e164)
+        let held = blocks[application] ?? [:]
+        for prefix in prefixes {
+            if let block = held[prefix], block.isActive(at: now) { return .blocked(block, isNew: false) }
+        }
+        guard deciding else { return .allowed }
+        let baseline = baseline(application: application)
+        for prefix in prefixes {
+            if let pardon = held[prefix]?.pardonedUntil, pardon > now { continue }
+            let figures = unexplained(prefix, application: application, held: held, now: now)
+            guard let fired = rule.fires(sends: figures.sends, conversions: figures.conversions,
+                                         baseline: baseline) else { continue }
+            let previous = held[prefix].flatMap { $0.strikes > 0 && $0.blockedUntil > now.addingTimeInterval(
+                -Self.repeatMemory) ? $0.strikes : nil } ?? 0
+            let block = PrefixBlock(applicationId: application, prefix: prefix, rule: fired, blockedAt: now,
+                                    blockedUntil: now.addingTimeInterval(PrefixRule.duration(strikes: previous + 1)),
+                                    strikes: previous + 1, sends: figures.sends, conversions: figures.conversions,
+                                    baseline: baseline)
+            blocks[application, default: [:]][prefix] = block
+            // Kept here whatever the store says: this instance holds the block either way, and
+            // the next flush reads back what the store kept.
+            try? await store.setPrefixBlock(block)
+            return .blocked(block, isNew: true)
+        }
+        return .allowed
+    }
+
+    /// The prefix's figures without those of the blocked or pardoned prefixes under it: their
+    /// sends are judged already, so an attack blocked deep inside a country's range doesn't
+    /// block the people at the shallower prefixes around it.
+    private func unexplained(_ prefix: String, application: String, held: [String: PrefixBlock], now: Date) -> Tally {
+        var figures = tally(prefix, application: application)
+        let judged = held.values.filter { block in
+            block.prefix.count > prefix.count && block.prefix.hasPrefix(prefix)
+                && (block.isActive(at: now) || (block.pardonedUntil ?? .distantPast) > now)
+        }.map(\.prefix)
+        for inner in judged where !judged.contains(where: { $0 != inner && inner.hasPrefix($0) }) {
+            let explained = tally(inner, application: application)
+            figures.sends -= explained.sends
+            figures.conversions -= explained.conversions
+        }
+        return figures
+    }
+
+    /// Forgets a block this instance holds, once an operator has lifted it in the store.
+    func lifted(_ prefix: String, application: String, pardonUntil: Date) {
+        guard var block = blocks[application]?[prefix] else { return }
+        block.blockedUntil = min(block.blockedUntil, clock.now())
+        block.strikes = 0
+        block.pardonedUntil = pardonUntil
+        blocks[application]?[prefix] = block
+    }
+
+    /// Writes the counts not written yet and reads back the window's sums and the blocks.
+    /// A store that fails keeps the counts for the next flush.
+    func flush() async {
+        guard !flushing else { return }
+        flushing = true
+        defer { flushing = false }
+        let now = clock.now()
+        let current = Self.bucket(now)
+        let windowStart = current - Self.windowBuckets + 1
+        let deltas = pending.map { row, tally in
+            PrefixCount(applicationId: row.application, prefix: row.prefix, bucket: row.bucket, sends: tally.sends,
+                        conversions: tally.conversions)
+        }
+        pending = [:]
+        let prune = windowStart > prunedBefore ? windowStart : nil
+        guard let snapshot = try? await store.flushPrefixCounts(
+            deltas, windowStart: windowStart, pruneBefore: prune,
+            blocksSince: now.addingTimeInterval(-Self.repeatMemory), now: now) else {
+            for delta in deltas {
+                let row = Row(application: delta.applicationId, prefix: delta.prefix, bucket: delta.bucket)
+                pending[row, default: Tally()] = pending[row, default: Tally()]
+                    + Tally(sends: delta.sends, conversions: delta.conversions)
+            }
+            return
+        }
+        if let prune { prunedBefore = prune }
+        storedAt = now
+        stored = [:]
+        storedTotals = [:]
+        for sum in snapshot.totals {
+            let tally = Tally(sends: sum.sends, conversions: sum.conversions)
+            stored[sum.applicationId, default: [:]][sum.prefix] = tally
+            // Every counted number has exactly one prefix of the shallowest depth.
+            if sum.prefix.utf8.count == Self.depths.lowerBound {
+                storedTotals[sum.applicationId, default: Tally()] = storedTotals[sum.applicationId, default: Tally()]
+                    + tally
+            }
+        }
+        // What was counted while the flush was in flight is all that is not stored yet.
+        unwritten = [:]
+        unwrittenTotals = [:]
+        for (row, tally) in pending {
+            unwritten[row.application, default: [:]][row.prefix, default: [:]][row.bucket, default: Tally()] =
+                unwritten[row.application, default: [:]][row.prefix, default: [:]][row.bucket, default: Tally()] + tally
+            if row.prefix.utf8.count == Self.depths.lowerBound {
+                unwrittenTotals[row.application, default: [:]][row.bucket, default: Tally()] =
+                    unwrittenTotals[row.application, default: [:]][row.bucket, default: Tally()] + tally
+            }
+        }
+        var read: [String: [String: PrefixBlock]] = [:]
+        for block in snapshot.blocks { read[block.applicationId, default: [:]][block.prefix] = block }
+        // A block decided here during the flush is not in what was read: keep the newer of the two.
+        for (application, held) in blocks {
+            for (prefix, block) in held where block.blockedAt > (read[application]?[prefix]?.blockedAt ?? .distantPast)
+                && block.blockedAt >= now {
+                read[application, default: [:]][prefix] = block
+            }
+        }
+        blocks = read
+    }
+
+    /// Flushes about once a second until cancelled.
+    func run() async {
+        var next = clock.now()
+        while !Task.isCancelled {
+            next = max(next.addingTimeInterval(Self.flushInterval), clock.now())
+            do { try await clock.sleep(until: next) } catch { return }
+            await flush()
+        }
+    }
+
+    static func bucket(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 / bucketLength).rounded(.down))
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import TacitCLI
+import TacitStore
+import TacitStoreSQLite
+import Testing
+import TacitTesting
+
+/// `tacit apps set --fraud-level` and `tacit fraud blocks list|unblock`, run in process against a
+/// database file (docs/cli.md).
+@Suite("tacit fraud blocks", .timeLimit(.minutes(1)))
+struct FraudCommandTests {
+    @Test("apps set --fraud-level changes the level apps list shows, and refuses an unknown one")
+    func level() async throws {
+        let directory = try StoreFiles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("tacit.db").path
+        let id = try await AppsTemplatesCommandTests.application(db)
+        let set = await CommandRun.of(["apps", "set", id, "--fraud-level", "standard", "--db", db])
+        #expect(set.status == 0, "\(set.err)")
+        let listed = await CommandRun.of(["apps", "list", "--db", db])
+        let rows = listed.out.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        let column = try #require(rows.first?.firstIndex(of: "FRAUD LEVEL"))
+        #expect(rows.first { $0.first == id }?[column] == "standard", "\(listed.out)")
+        let bad = await CommandRun.of(["apps", "set", id, "--fraud-level", "high", "--db", db])
+        #expect(bad.status == 1 && bad.err.contains("--fraud-level must be"), "\(bad.err)")
+    }
+
+    @Test("blocks list shows a block in force with its figures, unblock lifts it once, a bad prefix is refused")
+    func listAndUnblock() async throws {
+        let directory = try StoreFiles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("tacit.db").path
+        let id = try await AppsTemplatesCommandTests.application(db)
+        let store = try SQLiteVerificationStore(path: db)
+        let now = Date()
+        try await store.setPrefixBlock(PrefixBlock(applicationId: id, prefix: "44791113", rule: "prefix_volume",
+                                                   blockedAt: now, blockedUntil: now.addingTimeInterval(3_600),
+                                                   strikes: 1, sends: 12, conversions: 0, baseline: 0.8))
+        let listed = await CommandRun.of(["fraud", "blocks", "list", id, "--db", db])
+        let rows = listed.out.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(rows.first == ["PREFIX", "RULE", "UNTIL", "STRIKES", "SENDS", "CONVERSIONS", "BASELINE"])
+        #expect(rows.dropFirst().map { $0.enumerated().filter { $0.offset != 2 }.map(\.element) }
+                == [["+44791113", "prefix_volume", "1", "12", "0", "0.80"]], "\(listed.out)")
+        #expect(await CommandRun.of(["fraud", "blocks", "unblock", id, "+44791113", "--db", db]).status == 0)
+        #expect(await CommandRun.of(["fraud", "blocks", "unblock", id, "+44791113", "--db", db]).status == 1)
+        let after = await CommandRun.of(["fraud", "blocks", "list", id, "--db", db])
+        #expect(after.out.split(separator: "\n").count == 1, "\(after.out)")
+        let bad = await CommandRun.of(["fraud", "blocks", "unblock", id, "+44", "--db", db])
+        #expect(bad.status == 1 && bad.err.contains("4 to 8 digits"), "\(bad.err)")
+        #expect(await CommandRun.of(["fraud", "blocks", "list", "--db", db]).status == 2)
+        #expect(await CommandRun.of(["fraud", "blocks", "list", "app_none", "--db", db]).status == 1)
+    }
+}

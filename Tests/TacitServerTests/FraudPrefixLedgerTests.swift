@@ -1,0 +1,134 @@
+import Foundation
+@testable import TacitServer
+import TacitStore
+import TacitTesting
+import Testing
+
+/// The automatic prefix blocks' decisions and durations (docs/fraud.md#prefix-blocks), on the
+/// ledger itself with a ManualClock and the in-memory store.
+@Suite("Fraud: prefix ledger", .timeLimit(.minutes(1)))
+struct FraudPrefixLedgerTests {
+    static let standard = PrefixRule.at(.standard)!
+    static let app = "app_1"
+
+    /// A number of the attacked range: one hundred-block each, all under `44770090`.
+    static func attack(_ index: Int) -> String { "+44770090" + String(format: "%04d", index * 7 % 10_000) }
+    /// Numbers of a range whose people convert.
+    static func legit(_ index: Int) -> String { "+336123" + String(format: "%05d", index * 37) }
+
+    /// `count` legitimate sends, most of them converted, so the application has a baseline.
+    static func converting(_ ledger: PrefixLedger, count: Int = 40) async {
+        for index in 0..<count {
+            await ledger.sent(legit(index), application: app)
+            if index % 10 < 8 { await ledger.converted(legit(index), application: app) }
+        }
+    }
+
+    @Test("the attacked range is blocked at its deepest prefix after 10 unconverted sends; a converting range and the country's other prefixes are not")
+    func attackBlockedConvertingNot() async throws {
+        let clock = ManualClock()
+        let ledger = PrefixLedger(store: InMemoryStore(), clock: clock)
+        await Self.converting(ledger)
+        for index in 0..<9 {
+            #expect(await ledger.judge(Self.attack(index), application: Self.app, rule: Self.standard) == .allowed)
+            await ledger.sent(Self.attack(index), application: Self.app)
+        }
+        #expect(await ledger.judge(Self.attack(9), application: Self.app, rule: Self.standard) == .allowed)
+        await ledger.sent(Self.attack(9), application: Self.app)
+        guard case .blocked(let block, true) = await ledger.judge(Self.attack(10), application: Self.app,
+                                                                   rule: Self.standard) else {
+            Issue.record("the tenth unconverted send did not block the range")
+            return
+        }
+        #expect(block.prefix == "44770090" && block.rule == "prefix_volume" && block.strikes == 1)
+        #expect(block.sends == 10 && block.conversions == 0 && block.baseline == 0.64, "32 conversions of 50 sends, the attack's included")
+        #expect(block.blockedUntil.timeIntervalSince(block.blockedAt) == 3_600)
+        // The same range again: the block in force, not a new one.
+        #expect(await ledger.judge(Self.attack(11), application: Self.app, rule: Self.standard)
+                == .blocked(block, isNew: false))
+        // The converting range, and a number of the same country outside the attacked range.
+        #expect(await ledger.judge(Self.legit(99), application: Self.app, rule: Self.standard) == .allowed)
+        #expect(await ledger.judge("+447711123456", application: Self.app, rule: Self.standard) == .allowed)
+        // Another application's starts to the range are its own business.
+        #expect(await ledger.judge(Self.attack(12), application: "app_2", rule: Self.standard) == .allowed)
+    }
+
+    @Test("a prefix with conversions below the baseline is blocked; with more than a few conversions it never is")
+    func lowConversionAndManyConversions() async throws {
+        let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
+        await Self.converting(ledger)
+        for index in 0..<30 { await ledger.sent("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
+        for index in 0..<2 { await ledger.converted("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
+        guard case .blocked(let block, true) = await ledger.judge("+491511299999", application: Self.app,
+                                                                   rule: Self.standard) else {
+            Issue.record("a prefix converting 2 of 30 against a baseline of 80 % was not blocked")
+            return
+        }
+        #expect(block.rule == "prefix_conversion" && block.prefix == "4915112")
+        // Three conversions are more than standard's two: the range is used by people.
+        let other = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
+        await Self.converting(other)
+        for index in 0..<30 { await other.sent("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
+        for index in 0..<3 { await other.converted("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
+        #expect(await other.judge("+491511299999", application: Self.app, rule: Self.standard) == .allowed)
+    }
+
+    @Test("basic needs 30 unconverted sends, max 5; off blocks nothing")
+    func levels() async throws {
+        #expect(PrefixRule.at(.off) == nil)
+        #expect(PrefixRule.at(.basic)?.fires(sends: 29, conversions: 0, baseline: 0.8) == nil)
+        #expect(PrefixRule.at(.basic)?.fires(sends: 30, conversions: 0, baseline: 0.8) == "prefix_volume")
+        #expect(PrefixRule.at(.standard)?.fires(sends: 9, conversions: 0, baseline: nil) == nil)
+        #expect(PrefixRule.at(.max)?.fires(sends: 5, conversions: 0, baseline: nil) == "prefix_volume")
+        #expect(PrefixRule.at(.max)?.fires(sends: 12, conversions: 2, baseline: 0.8) == "prefix_conversion")
+        #expect(PrefixRule.at(.standard)?.fires(sends: 12, conversions: 2, baseline: nil) == nil)
+    }
+
+    @Test("a block lasts 1 h, a repeat 6 h, then 24 h, on the clock; after one ends the range sends again")
+    func durationsGrow() async throws {
+        let clock = ManualClock()
+        let store = InMemoryStore()
+        let ledger = PrefixLedger(store: store, clock: clock)
+        var next = 0
+        for expected in [3_600.0, 21_600, 86_400, 86_400] {
+            await Self.converting(ledger)
+            for _ in 0..<10 {
+                await ledger.sent(Self.attack(next), application: Self.app)
+                next += 1
+            }
+            guard case .blocked(let block, true) = await ledger.judge(Self.attack(next), application: Self.app,
+                                                                       rule: Self.standard) else {
+                Issue.record("no block after \(next) sends")
+                return
+            }
+            #expect(block.blockedUntil.timeIntervalSince(block.blockedAt) == expected)
+            #expect(PrefixRule.refusal(block, now: clock.now()).retryAfter == Int(expected))
+            clock.advance(by: expected - 1)
+            await ledger.flush()
+            #expect(await ledger.judge(Self.attack(next), application: Self.app, rule: Self.standard) != .allowed,
+                    "still blocked a second before the end")
+            clock.advance(by: 1)
+            await ledger.flush()
+            #expect(await ledger.judge(Self.attack(next), application: Self.app, rule: Self.standard) == .allowed,
+                    "the range sends again once the block ends and its sends left the window")
+        }
+        #expect(try await store.prefixBlocks(application: Self.app).map(\.strikes) == [4])
+    }
+
+    @Test("an unblocked prefix is let through and not blocked again while it is pardoned")
+    func unblock() async throws {
+        let clock = ManualClock()
+        let store = InMemoryStore()
+        let ledger = PrefixLedger(store: store, clock: clock)
+        for index in 0..<10 { await ledger.sent(Self.attack(index), application: Self.app) }
+        #expect(await ledger.judge(Self.attack(10), application: Self.app, rule: Self.standard) != .allowed)
+        let manager = PrefixBlockManager(store: store, clock: clock, ledger: ledger)
+        #expect(try await manager.unblock(application: Self.app, prefix: "+44770090"))
+        #expect(try await !manager.unblock(application: Self.app, prefix: "+44770090"))
+        #expect(await ledger.judge(Self.attack(10), application: Self.app, rule: Self.standard) == .allowed)
+        await ledger.flush()
+        for index in 11..<30 { await ledger.sent(Self.attack(index), application: Self.app) }
+        #expect(await ledger.judge(Self.attack(31), application: Self.app, rule: Self.standard) == .allowed)
+        #expect(try await manager.list(application: Self.app).isEmpty)
+    }
+}

@@ -183,13 +183,15 @@ def legitimate_user(server, inbox, phone, converts, tally):
     code = inbox.code(phone, 15)
     if code is None:
         return
-    time.sleep(random.uniform(2, 8))
+    time.sleep(random.uniform(*TYPING_SECONDS))
     request_id = STARTED.get(phone)
     if request_id and server.call("POST", f"/v1/verifications/{request_id}/check", {"code": code})[0] == 200:
         tally.append(("converted", phone, 200))
 
 
 STARTED = {}
+# How long after its SMS arrives a converting user types the code: a uniform range, in seconds.
+TYPING_SECONDS = [2.0, 8.0]
 
 
 def start(server, phone):
@@ -258,7 +260,9 @@ def main():
     parser.add_argument("--seconds", type=float, default=float(os.environ.get("FRAUD_SIM_SECONDS", "60")))
     parser.add_argument("--legit-rate", type=float, default=4.0, help="legitimate starts a second")
     parser.add_argument("--seed", type=int, default=34)
+    parser.add_argument("--typing", default="2,8", help="a converting user types the code MIN,MAX seconds after it arrives")
     ARGS = parser.parse_args()
+    TYPING_SECONDS[:] = [float(part) for part in ARGS.typing.split(",")]
     random.seed(ARGS.seed)
     fake = FakeTwilio()
     results = []

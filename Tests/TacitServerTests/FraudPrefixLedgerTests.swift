@@ -53,6 +53,42 @@ struct FraudPrefixLedgerTests {
         #expect(await ledger.judge(Self.attack(12), application: "app_2", rule: Self.standard) == .allowed)
     }
 
+    @Test("a country's users whose codes are not typed yet keep their small share of the sends and are not blocked; a range taking a large share is")
+    func volumeNeedsAShare() async throws {
+        let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
+        // 12 countries' users, 10 sends each, none converted yet: each prefix holds 1/12 of the sends.
+        let countries = ["3361", "4915", "3460", "3934", "3161", "5511", "9198", "6141", "8190", "4850", "5255", "1415"]
+        for round in 0..<10 {
+            for country in countries {
+                await ledger.sent("+\(country)\(1_000_000 + round * 7_919)", application: Self.app)
+            }
+        }
+        for country in countries {
+            #expect(await ledger.judge("+\(country)2345678", application: Self.app, rule: Self.standard) == .allowed)
+        }
+        for index in 0..<12 { await ledger.sent("+99890" + String(format: "%07d", index * 811), application: Self.app) }
+        guard case .blocked(let block, true) = await ledger.judge("+998901234567", application: Self.app,
+                                                                   rule: Self.standard) else {
+            Issue.record("a range taking 12 of the last 100 sends without a conversion was not blocked")
+            return
+        }
+        #expect(block.prefix == "99890" && block.rule == "prefix_volume")
+    }
+
+    @Test("when a country's prefix fires only because its users add to an attacked range's sends, the range is blocked, not the country")
+    func narrowestRangeBlocked() async throws {
+        let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
+        for index in 0..<4 { await ledger.sent("+4479003" + String(format: "%05d", index * 2_111), application: Self.app) }
+        for index in 0..<6 { await ledger.sent("+44791120" + String(format: "%04d", index * 97), application: Self.app) }
+        guard case .blocked(let block, true) = await ledger.judge("+447911209999", application: Self.app,
+                                                                   rule: Self.standard) else {
+            Issue.record("ten unconverted sends under 4479 blocked nothing")
+            return
+        }
+        #expect(block.prefix == "44791120" && block.sends == 6, "\(block.prefix)")
+        #expect(await ledger.judge("+447900312345", application: Self.app, rule: Self.standard) == .allowed)
+    }
+
     @Test("a prefix with conversions below the baseline is blocked; with more than a few conversions it never is")
     func lowConversionAndManyConversions() async throws {
         let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
@@ -82,6 +118,14 @@ struct FraudPrefixLedgerTests {
         #expect(PrefixRule.at(.max)?.fires(sends: 5, conversions: 0, baseline: nil) == "prefix_volume")
         #expect(PrefixRule.at(.max)?.fires(sends: 12, conversions: 2, baseline: 0.8) == "prefix_conversion")
         #expect(PrefixRule.at(.standard)?.fires(sends: 12, conversions: 2, baseline: nil) == nil)
+        // On conversion, twice the unconverted evidence: sends whose codes are still being typed.
+        #expect(PrefixRule.at(.standard)?.fires(sends: 21, conversions: 2, baseline: 0.8) == nil)
+        #expect(PrefixRule.at(.standard)?.fires(sends: 22, conversions: 2, baseline: 0.8) == "prefix_conversion")
+        // No conversion but a small share of the recent sends: not on volume, and on conversion
+        // only with twice the evidence.
+        #expect(PrefixRule.at(.standard)?.fires(sends: 12, conversions: 0, baseline: 0.8, recentShare: 0.08) == nil)
+        #expect(PrefixRule.at(.standard)?.fires(sends: 20, conversions: 0, baseline: 0.8, recentShare: 0.08)
+                == "prefix_conversion")
     }
 
     @Test("a block lasts 1 h, a repeat 6 h, then 24 h, on the clock; after one ends the range sends again")

@@ -55,6 +55,9 @@ actor PrefixLedger {
     private var blocks: [String: [String: PrefixBlock]] = [:]
     private var flushing = false
     private var prunedBefore: Int64 = .min
+    /// Each application's latest sends made here, as their prefixes, and how many of them fall
+    /// in each prefix: the share a prefix takes of what the application sends now.
+    private var recent: [String: RecentSends] = [:]
 
     init(store: any PrefixLedgerStore, clock: any TacitClock) {
         self.store = store
@@ -71,7 +74,10 @@ actor PrefixLedger {
     }
 
     /// Counts a code handed to a provider for `e164`.
-    func sent(_ e164: String, application: String) { count(e164, application, Tally(sends: 1)) }
+    func sent(_ e164: String, application: String) {
+        count(e164, application, Tally(sends: 1))
+        recent[application, default: RecentSends()].add(Self.prefixes(of: e164))
+    }
 
     /// Counts a conversion: a code checked right, or a silent success.
     func converted(_ e164: String, application: String) { count(e164, application, Tally(conversions: 1)) }
@@ -127,11 +133,14 @@ actor PrefixLedger {
         }
         guard deciding else { return .allowed }
         let baseline = baseline(application: application)
-        for prefix in prefixes {
-            if let pardon = held[prefix]?.pardonedUntil, pardon > now { continue }
-            let figures = unexplained(prefix, application: application, held: held, now: now)
-            guard let fired = rule.fires(sends: figures.sends, conversions: figures.conversions,
-                                         baseline: baseline) else { continue }
+        let shares = recent[application] ?? RecentSends()
+        for (depth, candidate) in prefixes.enumerated() {
+            if let pardon = held[candidate]?.pardonedUntil, pardon > now { continue }
+            let candidateFigures = unexplained(candidate, application: application, held: held, now: now)
+            guard let fired = rule.fires(sends: candidateFigures.sends, conversions: candidateFigures.conversions,
+                                         baseline: baseline, recentShare: shares.share(of: candidate)) else { continue }
+            let (prefix, figures) = narrowest(prefixes[..<depth], within: candidateFigures, application: application,
+                                              held: held, now: now) ?? (candidate, candidateFigures)
             let previous = held[prefix].flatMap { $0.strikes > 0 && $0.blockedUntil > now.addingTimeInterval(
                 -Self.repeatMemory) ? $0.strikes : nil } ?? 0
             let block = PrefixBlock(applicationId: application, prefix: prefix, rule: fired, blockedAt: now,
@@ -145,6 +154,21 @@ actor PrefixLedger {
             return .blocked(block, isNew: true)
         }
         return .allowed
+    }
+
+    /// The deepest of `deeper` (the number's prefixes under one the rule fired on) that holds at
+    /// least half of its unconverted sends and no more conversions: the range under attack,
+    /// when the shallower prefix fired only because a country's real users added to it.
+    private func narrowest(_ deeper: ArraySlice<String>, within figures: Tally, application: String,
+                           held: [String: PrefixBlock], now: Date) -> (String, Tally)? {
+        let unconverted = figures.sends - figures.conversions
+        for prefix in deeper where (held[prefix]?.pardonedUntil ?? .distantPast) <= now {
+            let inner = unexplained(prefix, application: application, held: held, now: now)
+            if 2 * (inner.sends - inner.conversions) >= unconverted, inner.conversions <= figures.conversions {
+                return (prefix, inner)
+            }
+        }
+        return nil
     }
 
     /// The prefix's figures without those of the blocked or pardoned prefixes under it: their

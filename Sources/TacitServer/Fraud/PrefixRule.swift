@@ -2,9 +2,9 @@ import Foundation
 import TacitStore
 
 /// When a destination prefix is blocked (docs/fraud.md#prefix-blocks): it has taken enough
-/// sends that never converted, it has at most a few conversions, and it converts far below the
-/// application's own baseline; a prefix with no conversion at all needs no baseline. Pure: the
-/// ledger hands it the window's figures.
+/// sends that never converted, it has at most a few conversions, and either it suddenly takes a
+/// large share of the application's sends without a single conversion, or it converts far below
+/// the application's own baseline on more evidence. Pure: the ledger hands it the figures.
 struct PrefixRule: Sendable, Equatable {
     /// Sends without a conversion the prefix must have taken in the window.
     var minimumUnconverted: Int
@@ -12,6 +12,16 @@ struct PrefixRule: Sendable, Equatable {
     var maximumConversions: Int
     /// The prefix's conversion must be below this share of the application's baseline.
     var baselineShare: Double
+    /// The share of the application's recent sends a prefix without conversions must take to be
+    /// blocked on volume alone: a pumped range takes many at once, a country's real users their
+    /// usual few, whose codes may not have been typed yet.
+    var volumeShare: Double
+
+    /// How many of the application's latest sends the volume share is taken over.
+    static let recentSends = 100
+    /// How much more unconverted evidence a block on conversion needs than one on volume: a
+    /// prefix judged on conversion has sends whose codes are still being typed.
+    static let conversionEvidence = 2
 
     /// Sends the application needs in the window before its conversion counts as a baseline.
     static let baselineSends = 20
@@ -20,18 +30,23 @@ struct PrefixRule: Sendable, Equatable {
     static func at(_ level: FraudLevel) -> PrefixRule? {
         switch level {
         case .off: nil
-        case .basic: PrefixRule(minimumUnconverted: 30, maximumConversions: 1, baselineShare: 0.1)
-        case .standard: PrefixRule(minimumUnconverted: 10, maximumConversions: 2, baselineShare: 0.25)
-        case .max: PrefixRule(minimumUnconverted: 5, maximumConversions: 3, baselineShare: 0.5)
+        case .basic: PrefixRule(minimumUnconverted: 30, maximumConversions: 1, baselineShare: 0.1, volumeShare: 0.2)
+        case .standard:
+            PrefixRule(minimumUnconverted: 10, maximumConversions: 2, baselineShare: 0.25, volumeShare: 0.1)
+        case .max: PrefixRule(minimumUnconverted: 5, maximumConversions: 3, baselineShare: 0.5, volumeShare: 0.1)
         }
     }
 
-    /// The rule that fires for a prefix with these figures, if one does: `prefix_volume` (sends
-    /// and no conversion) or `prefix_conversion` (conversion far below `baseline`).
-    func fires(sends: Int, conversions: Int, baseline: Double?) -> String? {
-        guard sends - conversions >= minimumUnconverted, conversions <= maximumConversions else { return nil }
-        if conversions == 0 { return "prefix_volume" }
-        guard let baseline, Double(conversions) / Double(sends) < baselineShare * baseline else { return nil }
+    /// The rule that fires for a prefix with these figures, if one does: `prefix_volume` (sends,
+    /// no conversion, and at least `volumeShare` of the application's recent sends) or
+    /// `prefix_conversion` (twice the evidence, and conversion far below `baseline`).
+    /// `recentShare` is the prefix's share of the application's latest sends.
+    func fires(sends: Int, conversions: Int, baseline: Double?, recentShare: Double = 1) -> String? {
+        let unconverted = sends - conversions
+        guard unconverted >= minimumUnconverted, conversions <= maximumConversions else { return nil }
+        if conversions == 0, recentShare >= volumeShare { return "prefix_volume" }
+        guard unconverted >= Self.conversionEvidence * minimumUnconverted, let baseline,
+              Double(conversions) / Double(sends) < baselineShare * baseline else { return nil }
         return "prefix_conversion"
     }
 

@@ -80,8 +80,9 @@ enum FraudBacktestCommand {
 
     static func printText(_ report: FraudBacktest.Report, days: Int, _ context: CommandContext) {
         let format = ISO8601DateFormatter()
+        let span = "from \(format.string(from: report.since)) to \(format.string(from: report.until))"
         context.print("Backtest of application \(report.application) at level \(report.level.rawValue), the"
-                      + " \(days) days from \(format.string(from: report.since)) to \(format.string(from: report.until)).")
+                      + " \(days) days \(span).")
         context.print("Replayed \(report.starts) starts and \(report.sends) sends.")
         context.print("Would have blocked \(report.blockedStarts) starts\(share(report.blockedStarts, report.starts))"
                       + " and \(report.blockedSends) sends\(share(report.blockedSends, report.sends));"

@@ -15,7 +15,8 @@ struct FraudBacktestTests {
 
     /// A SQLite file holding the pumping history, ending `ago` before `now`.
     static func stored(ago: TimeInterval = 0) async throws -> (store: SQLiteVerificationStore, path: String) {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("backtest-\(UUID().uuidString).db").path
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("backtest-\(UUID().uuidString).db").path
         let store = try SQLiteVerificationStore(path: path)
         try await store.migrate()
         store.protect(with: RetentionSweepTests.Protection())

@@ -176,7 +176,9 @@ public struct FraudBacktest: Sendable {
         for (index, start) in starts.enumerated() {
             moments.append(Moment(at: start.createdAt, kind: .start, start: index))
             moments += start.sends.map { Moment(at: $0, kind: .send, start: index) }
-            if let converted = start.convertedAt { moments.append(Moment(at: converted, kind: .conversion, start: index)) }
+            if let converted = start.convertedAt {
+                moments.append(Moment(at: converted, kind: .conversion, start: index))
+            }
         }
         // A start comes before what it led to, even at the same instant.
         moments.sort { ($0.at, $0.kind.rawValue, $0.start) < ($1.at, $1.kind.rawValue, $1.start) }
@@ -230,7 +232,8 @@ public struct FraudBacktest: Sendable {
                        ledger: PrefixLedger) async -> (prefix: String, rule: String, isNew: Bool)? {
         if VirtualRange.contains(start.phoneNumber), !judgesVirtualRange { return nil }
         let prefixes = PrefixLedger.prefixes(of: start.phoneNumber)
-        if let lineType = start.lineType, LineTypeRules.refused(at: level).contains(where: { $0.rawValue == lineType }) {
+        let refused = LineTypeRules.refused(at: level)
+        if let lineType = start.lineType, refused.contains(where: { $0.rawValue == lineType }) {
             return (prefixes.last ?? "-", "line_type", false)
         }
         if safeList.contains(where: { $0.matches(start.phoneNumber) }) { return nil }

@@ -4,11 +4,12 @@ import TacitStore
 
 /// `tacit fraud blocks list|unblock APP [PREFIX]`: an application's automatic prefix blocks
 /// (docs/fraud.md#prefix-blocks), in the store `tacit serve` uses. A running server lets an
-/// unblocked prefix through within a second.
+/// unblocked prefix through within a second. `tacit fraud backtest` is `FraudBacktestCommand`.
 enum FraudCommand: Command {
     static let usage = """
         Usage: tacit fraud blocks list APP [STORE]
                tacit fraud blocks unblock APP PREFIX [STORE]
+               tacit fraud backtest APP --level off|basic|standard|max [--days N] [--json] [STORE]
 
         STORE: [--db PATH | --database-url URL] [--config FILE]
         (the same flags and TACIT_* variables as `tacit serve`).
@@ -20,11 +21,16 @@ enum FraudCommand: Command {
         """
 
     static let name = "fraud"
-    static var valued: Set<String> { KeysCommand.storeFlags }
-    static let flags: Set<String> = []
+    static var valued: Set<String> { KeysCommand.storeFlags.union(FraudBacktestCommand.valued) }
+    static let flags: Set<String> = FraudBacktestCommand.flags
 
     static func run(_ parsed: Arguments, _ context: CommandContext) async throws -> Int32 {
         let words = parsed.positional
+        if words.first == "backtest" { return try await FraudBacktestCommand.run(parsed, context) }
+        if let flag = FraudBacktestCommand.valued.union(FraudBacktestCommand.flags).sorted()
+            .first(where: { parsed.value($0) != nil || parsed.has($0) }) {
+            throw Arguments.UsageError(message: "fraud blocks takes no --\(flag)")
+        }
         guard words.first == "blocks" else {
             throw Arguments.UsageError(message: words.first.map { "unknown fraud command \($0)" }
                                            ?? "no fraud command given")

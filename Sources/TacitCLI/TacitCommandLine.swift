@@ -16,7 +16,7 @@ public enum TacitCommandLine {
           timeline    print, follow, export or replay a verification's timeline
           keys        create, list and revoke API keys
           apps        create, list, change and revoke applications
-          fraud       list and lift an application's automatic prefix blocks
+          fraud       list and lift an application's automatic prefix blocks, backtest a level
 
         Run `tacit COMMAND --help` for a command's options.
         """

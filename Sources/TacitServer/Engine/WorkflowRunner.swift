@@ -27,12 +27,14 @@ public final class WorkflowRunner: Sendable {
     let sends: SendOutbox
     /// The faces served, for the rules of the verifications they start.
     let faces: FaceDirectory
+    /// Where the fraud rules the runner applies (geo permissions) count, log and notify.
+    let fraud: FraudDecisions?
 
     init(store: any VerificationStore, clock: any TacitClock, secrets: ServerSecrets, codes: CodeGenerator,
          sender: any MessageSender, silent: any SilentAuthProvider, simSwap: any SimSwapChecker,
          timers: TimerScheduler, hub: EventHub, metrics: Metrics,
          webhooks: WebhookPlanner = WebhookPlanner(endpoints: []), outboxWritten: @escaping @Sendable () -> Void = {},
-         sends: SendOutbox? = nil, faces: FaceDirectory = FaceDirectory([])) {
+         sends: SendOutbox? = nil, faces: FaceDirectory = FaceDirectory([]), fraud: FraudDecisions? = nil) {
         self.store = store
         self.clock = clock
         self.secrets = secrets
@@ -48,6 +50,7 @@ public final class WorkflowRunner: Sendable {
         self.sends = sends
             ?? SendOutbox(fields: secrets.fieldProtection, waitBound: ServerConfiguration.defaultSendWait)
         self.faces = faces
+        self.fraud = fraud
     }
 
     /// What a transition did: the body's result and the state it left.
@@ -63,7 +66,7 @@ public final class WorkflowRunner: Sendable {
                        idempotency: IdempotencyRecord?) async throws -> Outcome<Void> {
         var (draft, events) = (draft, events)
         Self.chooseLocale(&draft, noting: &events)
-        try await applyFraudRules(&draft, noting: &events)
+        let monitored = try await applyFraudRules(&draft, noting: &events)
         var swapped: Bool?
         // A verification of an address alone has no SIM to ask about.
         if let policy = draft.simSwap, !draft.phoneNumber.isEmpty {
@@ -89,6 +92,7 @@ public final class WorkflowRunner: Sendable {
         if !outbox.isEmpty { outboxWritten() }
         sends.hand(queued, verification: turn.verification)
         metrics.started()
+        noteMonitored(monitored)
         // The silent checks were begun above, before the insert.
         let after = turn.effects.filter { !$0.isSilentBegin }
         let performed = await perform(after, for: turn.verification, sendDeadline: sendDeadline)

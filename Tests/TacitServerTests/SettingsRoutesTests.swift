@@ -79,7 +79,7 @@ struct SettingsRoutesTests {
         }
     }
 
-    @Test("fraud_level: GET shows basic until set, PATCH sets it and the next start is judged at it, null puts basic back")
+    @Test("fraud_level: GET shows basic until set, PATCH sets it and starts are judged at it, null puts basic back")
     func fraudLevel() async throws {
         try await TestApplication.test(.inProcess) { app, keyless in
             let tenant = try await Self.tenant(app, keyless)

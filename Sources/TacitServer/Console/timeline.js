@@ -131,7 +131,8 @@
   const fraudWord = (slug) => FRAUD_WORDS[slug] || String(slug).replace(/_/g, " ");
   const counted = (n, noun) => n + " " + noun + (n === 1 ? "" : "s");
   /** A wait in seconds in the largest whole unit that reads well: 1 h, 45 min, 30 s. */
-  const waitFor = (s) => (s >= 3600 ? Math.round(s / 360) / 10 + " h" : s >= 60 ? Math.round(s / 60) + " min" : s + " s");
+  const waitFor = (s) =>
+    (s >= 3600 ? Math.round(s / 360) / 10 + " h" : s >= 60 ? Math.round(s / 60) + " min" : s + " s");
 
   /** The start's line type (api:create), or a fraud decision's rule and figures: what a trusted
    * start skipped (fraud:bypassed), what a rule refused (fraud:blocked) or would have (fraud:monitored). */

@@ -22,6 +22,7 @@ enum AppsShowCommand {
             "channel timeout: \(s.channelTimeout.map(String.init) ?? "-")",
             "sms app hash: \(s.smsAppHash ?? "-")",
             "sms origin: \(s.smsOrigin ?? "-")",
+            "fraud level: \(s.fraudLevel.rawValue)",
         ]
         if let geo = GeoPermissionManager(store: store) {
             lines.append("geo permissions:")

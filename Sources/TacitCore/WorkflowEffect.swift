@@ -31,4 +31,7 @@ public enum WebhookEvent: String, Sendable, Equatable, Codable, CaseIterable {
     case cancelled = "verification.cancelled"
     case channelStarted = "verification.channel_started"
     case channelFailed = "verification.channel_failed"
+    /// A fraud rule refused a start: no verification exists, so the machine never decides this
+    /// one; the start guard and the runner enqueue it (docs/events.md#verificationblocked).
+    case blocked = "verification.blocked"
 }

@@ -23,14 +23,14 @@ extension TacitApplication {
     func makeEngine(secrets: ServerSecrets) -> Engine {
         let clock = dependencies.clock
         let metrics = Metrics()
+        let doorbell = Wakeup()
         let security = SecurityLayer(configuration: configuration, store: store, secrets: secrets, clock: clock,
-                                     log: dependencies.securityLog)
+                                     log: dependencies.securityLog, outboxWritten: { doorbell.signal() })
         metrics.addSection(security.metrics.render)
         if let section = dependencies.sender as? any MetricsSection { metrics.addSection(section.renderMetrics) }
         let hub = EventHub()
         let sender = security.guarding(dependencies.sender)
         let silentKeys = SilentKeys(secrets: secrets)
-        let doorbell = Wakeup()
         let faces = FaceDirectory(dependencies.faces)
         let runner = WorkflowRunner(
             store: store, clock: clock, secrets: secrets, codes: dependencies.codes, sender: sender,
@@ -40,7 +40,7 @@ extension TacitApplication {
             webhooks: WebhookPlanner(endpoints: configuration.webhooks.endpoints, faces: faces),
             outboxWritten: { doorbell.signal() },
             sends: SendOutbox(fields: secrets.fieldProtection, waitBound: configuration.sendWait), faces: faces,
-            prices: configuration.prices)
+            prices: configuration.prices, fraud: security.decisions)
         let sends = SendWorker(runner: runner)
         metrics.addSection(runner.sends.renderMetrics)
         let verdicts = SilentVerdictReaders(byProvider: dependencies.silentVerdictReaders,

@@ -1,9 +1,14 @@
 import Foundation
 
-/// The webhook outbox and the provider-callback replay cache. Rows are added only
-/// inside `insert` and `update` (with the change they report); these methods move
-/// them along. Every method is one transaction.
+/// The webhook outbox and the provider-callback replay cache. Rows are added inside
+/// `insert` and `update` (with the change they report), or by `enqueueOutbox` for what no
+/// verification records (a start a fraud rule refused); these methods move them along.
+/// Every method is one transaction.
 public protocol OutboxStore: Sendable {
+    /// Adds messages that report no stored change: their `verificationId` is empty. They are
+    /// delivered, retried and settled as every other row.
+    func enqueueOutbox(_ messages: [OutboxMessage]) async throws
+
     /// Claims up to `limit` pending messages due at `now`, oldest due first, and pushes
     /// their next attempt to `now + lease`: a worker that dies mid-delivery leaves them
     /// to be tried again after the lease (at-least-once), and two workers never hold

@@ -9,7 +9,8 @@ public protocol RetentionStore: Sendable {
     /// with everything the store keeps for them: their events, their number's index and
     /// sealed copy, code hashes and timer deadlines (all on the verification's row), and
     /// their webhook outbox rows. A pending verification is never deleted, nor one with a
-    /// webhook still pending: it goes once the delivery is settled.
+    /// webhook still pending: it goes once the delivery is settled. The same call deletes at
+    /// most `limit` settled outbox rows of no verification (`enqueueOutbox`) made before `cutoff`.
     ///
     /// A verification's finish time is its `endedAt`, or, for one finished without it, the
     /// time of the write that finished it.

@@ -7,6 +7,15 @@ import TacitStore
 /// of endpoints disabled through any instance as `disabled`, from the table every
 /// instance reads, so no instance delivers to an endpoint another one saw answer 410.
 extension PostgresVerificationStore {
+    /// The insert rings the other instances' doorbells through the outbox's trigger, as a
+    /// verification's rows do.
+    public func enqueueOutbox(_ messages: [OutboxMessage]) async throws {
+        guard !messages.isEmpty else { return }
+        try await write { db in
+            for insert in Self.inserts(messages) { _ = try db.execute(insert) }
+        }
+    }
+
     public func claimOutbox(now: Date, lease: TimeInterval, limit: Int) async throws -> [OutboxMessage] {
         let nowSeconds = now.timeIntervalSince1970
         let rows = try await read { db in

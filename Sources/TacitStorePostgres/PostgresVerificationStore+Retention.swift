@@ -15,13 +15,19 @@ extension PostgresVerificationStore {
                                     WHERE o.verification_id = v.id AND o.state = 'pending')
                 ORDER BY finished_at LIMIT \(limit) FOR UPDATE SKIP LOCKED
                 """).map { try $0.string("id") }
-            guard !ids.isEmpty else { return (SweptVerifications(), []) }
+            // A refused start's settled webhooks belong to no verification: they go by their own age.
+            let unowned = try db.execute("""
+                DELETE FROM webhook_outbox WHERE id IN
+                    (SELECT id FROM webhook_outbox WHERE verification_id = '' AND state <> 'pending'
+                        AND created_at < \(cutoff.timeIntervalSince1970) LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                """)
+            guard !ids.isEmpty else { return (SweptVerifications(outbox: unowned), []) }
             let events = try db.execute("DELETE FROM events WHERE verification_id = ANY(\(array: ids))")
             let outbox = try db.execute("DELETE FROM webhook_outbox WHERE verification_id = ANY(\(array: ids))")
             // A finished verification's send is dropped unsent by the worker; one not taken yet goes here.
             try db.execute("DELETE FROM send_outbox WHERE verification_id = ANY(\(array: ids))")
             let verifications = try db.execute("DELETE FROM verifications WHERE id = ANY(\(array: ids))")
-            return (SweptVerifications(verifications: verifications, events: events, outbox: outbox), ids)
+            return (SweptVerifications(verifications: verifications, events: events, outbox: outbox + unowned), ids)
         }
         for id in ids { _ = recent.take(id) }
         return swept

@@ -2,6 +2,11 @@ import Foundation
 import TacitStore
 
 extension SQLiteVerificationStore {
+    public func enqueueOutbox(_ messages: [OutboxMessage]) async throws {
+        guard !messages.isEmpty else { return }
+        try await database.write { db in try Self.append(messages, db) }
+    }
+
     public func claimOutbox(now: Date, lease: TimeInterval, limit: Int) async throws -> [OutboxMessage] {
         let nowSeconds = now.timeIntervalSince1970
         let leased = nowSeconds + lease

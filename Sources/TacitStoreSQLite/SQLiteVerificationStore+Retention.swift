@@ -20,7 +20,14 @@ extension SQLiteVerificationStore {
                                     WHERE o.request_id = verifications.id AND o.state = 'pending')
                 ORDER BY finished_at LIMIT \(limit)
                 """)
-            guard !rows.isEmpty else { return ([], SweptVerifications()) }
+            // A refused start's settled webhooks belong to no verification: they go by their own age.
+            try db.execute("""
+                DELETE FROM webhook_outbox WHERE id IN (
+                    SELECT id FROM webhook_outbox WHERE request_id = '' AND state != 'pending'
+                        AND created_at < \(cutoff.timeIntervalSince1970) LIMIT \(limit))
+                """)
+            let unowned = db.changes
+            guard !rows.isEmpty else { return ([], SweptVerifications(outbox: unowned)) }
             let ids = try rows.map { try $0.string("id") }
             // One statement text whatever the batch's size: the ids travel as one JSON array.
             let batch = String(decoding: try JSONEncoder().encode(ids), as: UTF8.self)
@@ -40,7 +47,7 @@ extension SQLiteVerificationStore {
             try db.execute("DELETE FROM verifications WHERE id IN (SELECT value FROM json_each(\(batch)))")
             // Sequence numbers run from 1 without gaps, so the last one is the event count.
             let events = try rows.reduce(0) { $0 + (try $1.int("last_seq")) }
-            return (ids, SweptVerifications(verifications: db.changes, events: events, outbox: outbox))
+            return (ids, SweptVerifications(verifications: db.changes, events: events, outbox: outbox + unowned))
         }
         // A kept state of a deleted verification must not answer for it any more.
         for id in deleted.ids { _ = recent.take(id) }

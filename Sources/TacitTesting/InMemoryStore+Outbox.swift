@@ -2,6 +2,13 @@ import Foundation
 import TacitStore
 
 extension InMemoryStore {
+    public func enqueueOutbox(_ messages: [OutboxMessage]) async throws {
+        try withOutbox { outbox in
+            try outbox.checkNew(messages)
+            outbox.add(messages)
+        }
+    }
+
     public func claimOutbox(now: Date, lease: TimeInterval, limit: Int) async throws -> [OutboxMessage] {
         withOutbox { $0.claim(now: now, lease: lease, limit: limit) }
     }

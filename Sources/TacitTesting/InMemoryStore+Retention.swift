@@ -18,7 +18,10 @@ extension InMemoryStore {
             }
             let doomed = Set(ids)
             let before = state.outbox.messages.count
-            state.outbox.messages.removeAll { doomed.contains($0.verificationId) }
+            let unowned = Set(state.outbox.messages.filter {
+                $0.verificationId.isEmpty && $0.state != .pending && $0.createdAt < cutoff
+            }.prefix(limit).map(\.id))
+            state.outbox.messages.removeAll { doomed.contains($0.verificationId) || unowned.contains($0.id) }
             swept.outbox = before - state.outbox.messages.count
             state.sends = state.sends.filter { !doomed.contains($0.value.verificationId) }
             return swept

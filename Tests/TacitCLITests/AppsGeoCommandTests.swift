@@ -29,6 +29,19 @@ struct AppsGeoCommandTests {
         #expect(await CommandRun.of(["apps", "show", id] + store).out.contains("  sms: every country"))
     }
 
+    @Test("show gives the protection level: basic until apps set --fraud-level changes it")
+    func showsFraudLevel() async throws {
+        let directory = try StoreFiles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("tacit.db").path
+        let id = try await AppsTemplatesCommandTests.application(db)
+        #expect(await CommandRun.of(["apps", "show", id, "--db", db]).out.contains("fraud level: basic"))
+        let set = await CommandRun.of(["apps", "set", id, "--fraud-level", "standard", "--db", db])
+        #expect(set.status == 0, "\(set.err)")
+        let shown = await CommandRun.of(["apps", "show", id, "--db", db])
+        #expect(shown.out.contains("fraud level: standard"), "\(shown.out)")
+    }
+
     @Test("geo refuses an unknown country, email and a bad mode; a missing flag or ID is a usage error",
           arguments: [
               (["--channel", "sms", "--allow", "UK"], Int32(1), "UK is not a country code"),

@@ -65,7 +65,7 @@ struct FraudBacktestTests {
         let max = try await Self.run(store, .max)
         #expect(max.blockedStarts >= standard.blockedStarts)
         #expect(max.rows.first == FraudBacktest.Row(prefix: PumpingHistory.attackPrefix, rule: "prefix_volume",
-                                                    starts: 145, converted: 1, sends: 145))
+                                                    starts: 140, converted: 1, sends: 140))
         #expect(max.rows.contains { $0.rule == "line_type" && $0.prefix == "1415" && $0.converted == 1 })
         #expect(max.blockedConverted == 2)
         let basic = try await Self.run(store, .basic)

@@ -79,6 +79,24 @@ struct SettingsRoutesTests {
         }
     }
 
+    @Test("fraud_level: GET shows basic until set, PATCH sets it and starts are judged at it, null puts basic back")
+    func fraudLevel() async throws {
+        try await TestApplication.test(.inProcess) { app, keyless in
+            let tenant = try await Self.tenant(app, keyless)
+            #expect(try await tenant.reader.get("/v1/settings").string("fraud_level") == "basic")
+            let set = try await Self.patch(tenant.writer, ["fraud_level": "max"])
+            #expect(set.status == 200 && set.string("fraud_level") == "max", "\(set.text)")
+            let store = try #require(app.store as? any ApplicationStore)
+            #expect(try await store.application(id: tenant.application.id)?.settings.fraudLevel == .max)
+            // max refuses a VoIP number, which basic verifies.
+            let voip = try await tenant.reader.start("+445612345679", channels: ["sms"]).reply
+            #expect(voip.status == 403 && voip.string("detail")?.contains("rule line_type") == true, "\(voip.text)")
+            let reset = try await Self.patch(tenant.writer, ["fraud_level": NSNull()])
+            #expect(reset.status == 200 && reset.string("fraud_level") == "basic", "\(reset.text)")
+            #expect(try await tenant.reader.get("/v1/settings").string("fraud_level") == "basic")
+        }
+    }
+
     @Test("bad input is a problem naming every bad member, and nothing of the patch is written",
           arguments: [
               (#"{"code_length": 3}"#, "code_length"),
@@ -88,6 +106,8 @@ struct SettingsRoutesTests {
               (#"{"sms_app_hash": "short"}"#, "sms_app_hash"),
               (#"{"sms_origin": "https://x.example/"}"#, "sms_origin"),
               (#"{"fraud": 1}"#, "fraud"),
+              (#"{"fraud_level": "high"}"#, "fraud_level"),
+              (#"{"fraud_level": 2}"#, "fraud_level"),
               (#"{"geo_permissions": []}"#, "geo_permissions"),
               (#"{"geo_permissions": {"email": {"allowed_countries": ["GB"]}}}"#, "geo_permissions.email"),
               (#"{"geo_permissions": {"fax": null}}"#, "geo_permissions.fax"),

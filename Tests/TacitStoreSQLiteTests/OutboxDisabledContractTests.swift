@@ -36,4 +36,20 @@ struct OutboxDisabledContractTests {
         let later = try await store.claimOutbox(now: Self.now.addingTimeInterval(30), lease: 30, limit: 10)
         #expect(later.map(\.id) == ["m3"], "the disabled one is not claimed again")
     }
+
+    @Test("a message enqueued without a verification is claimed, leased and settled like the others",
+          arguments: Kind.allCases)
+    func enqueuedWithoutVerification(kind: Kind) async throws {
+        let (store, _) = try await StoreContractTests.make(kind)
+        var blocked = Self.message("b1", endpoint: "live")
+        blocked.verificationId = ""
+        blocked.type = "verification.blocked"
+        try await store.enqueueOutbox([blocked])
+        #expect(try await store.nextOutboxDue() == Self.now)
+        let claimed = try await store.claimOutbox(now: Self.now, lease: 30, limit: 10)
+        #expect(claimed.map(\.id) == ["b1"] && claimed.first?.payload == [1] && claimed.first?.verificationId == "")
+        #expect(try await store.claimOutbox(now: Self.now, lease: 30, limit: 10).isEmpty, "leased")
+        try await store.recordOutboxAttempt(id: "b1", outcome: .delivered, at: Self.now)
+        #expect(try await store.outboxMessages(verificationId: "").map(\.state) == [.delivered])
+    }
 }

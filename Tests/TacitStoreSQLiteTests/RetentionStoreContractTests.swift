@@ -98,4 +98,22 @@ struct RetentionStoreContractTests {
         #expect(try await store.sweepCallbackReplays(at: at, limit: 2) == 0)
         #expect(try await store.rememberCallback(key: "late", expiresAt: Self.now.addingTimeInterval(200), now: at) == false)
     }
+
+    @Test("a refused start's settled webhook goes once older than the cutoff, a pending one stays, at most the limit",
+          arguments: Kind.allCases)
+    func unownedWebhooks(kind: Kind) async throws {
+        let (store, _) = try await StoreContractTests.make(kind)
+        func row(_ id: String, _ offset: TimeInterval) -> OutboxMessage {
+            OutboxMessage(id: id, endpoint: "ep", verificationId: "", type: "verification.blocked", payload: [1],
+                          createdAt: Self.now.addingTimeInterval(offset))
+        }
+        try await store.enqueueOutbox([row("b_old1", 0), row("b_old2", 1), row("b_pending", 2), row("b_young", 100)])
+        for id in ["b_old1", "b_old2", "b_young"] {
+            try await store.recordOutboxAttempt(id: id, outcome: .delivered, at: Self.now)
+        }
+        let cutoff = Self.now.addingTimeInterval(50)
+        #expect(try await store.sweepFinished(before: cutoff, limit: 1) == SweptVerifications(outbox: 1))
+        #expect(try await store.sweepFinished(before: cutoff, limit: 10) == SweptVerifications(outbox: 1))
+        #expect(try await store.outboxMessages(verificationId: "").map(\.id).sorted() == ["b_pending", "b_young"])
+    }
 }

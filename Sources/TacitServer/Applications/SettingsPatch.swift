@@ -27,6 +27,18 @@ struct SettingsPatch {
         text("sms_origin", \.smsOrigin, stored: { $0.lowercased() }) {
             SMSAutofill.isOrigin($0) ? nil : SMSAutofill.originRule
         },
+        // Always set: null puts back the default level (docs/fraud.md#protection-levels).
+        Field(name: "fraud_level", read: { .string($0.fraudLevel.rawValue) }) { settings, value in
+            guard let value else {
+                settings.fraudLevel = .basic
+                return nil
+            }
+            guard case .string(let text) = value, let level = FraudLevel(rawValue: text) else {
+                return "must be " + FraudLevel.allCases.map(\.rawValue).joined(separator: ", ") + " or null"
+            }
+            settings.fraudLevel = level
+            return nil
+        },
     ]
 
     /// The member that holds the geo permissions, by channel (`GeoPermission`).

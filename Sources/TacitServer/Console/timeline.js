@@ -83,6 +83,7 @@
             T.el("span", { className: "badge src-" + source, text: event.source || "unknown" }),
             hop ? T.ProviderTrail.rowBadge(hop) : null,
             messageFacts(event),
+            fraudFacts(event),
             T.el("span", { className: "visually-hidden", text: "outcome: " + outcome }),
           ]),
         ]),
@@ -120,6 +121,46 @@
     if (typeof data.encoding === "string") parts.push(data.encoding);
     if (typeof data.segments === "number") parts.push(data.segments + (data.segments === 1 ? " segment" : " segments"));
     return T.el("span", { className: "badge message-facts", text: parts.join(" · ") });
+  }
+
+  const FRAUD_WORDS = {
+    geo: "geo permissions", line_type: "line type", prefix_volume: "prefix volume",
+    prefix_conversion: "prefix conversion", safe_list: "safe list", risk_check: "risk check off",
+    address_limit: "address limit", sequential_numbers: "sequential numbers",
+  };
+  const fraudWord = (slug) => FRAUD_WORDS[slug] || String(slug).replace(/_/g, " ");
+  const counted = (n, noun) => n + " " + noun + (n === 1 ? "" : "s");
+  /** A wait in seconds in the largest whole unit that reads well: 1 h, 45 min, 30 s. */
+  const waitFor = (s) =>
+    (s >= 3600 ? Math.round(s / 360) / 10 + " h" : s >= 60 ? Math.round(s / 60) + " min" : s + " s");
+
+  /** The start's line type (api:create), or a fraud decision's rule and figures: what a trusted
+   * start skipped (fraud:bypassed), what a rule refused (fraud:blocked) or would have (fraud:monitored). */
+  function fraudFacts(event) {
+    const data = event.data || {};
+    const parts = [];
+    if (event.label === "api:create") {
+      if (typeof data.line_type !== "string") return null;
+      parts.push("line: " + fraudWord(data.line_type));
+      if (data.test_number === true) parts.push("test number");
+    } else if (event.label === "fraud:bypassed") {
+      parts.push("trusted by " + fraudWord(data.reason || "the app"));
+      if (Array.isArray(data.rules) && data.rules.length) parts.push("skipped " + data.rules.map(fraudWord).join(", "));
+    } else if (event.label === "fraud:blocked" || event.label === "fraud:monitored") {
+      const verb = event.label === "fraud:blocked" ? "blocked by " : "would be blocked by ";
+      parts.push(verb + fraudWord(data.rule || "a rule"));
+      if (typeof data.channel === "string") parts.push(T.channelName(data.channel));
+      if (typeof data.country === "string") parts.push("country " + data.country);
+      if (typeof data.line_type === "string") parts.push("line: " + fraudWord(data.line_type));
+      if (typeof data.prefix === "string") parts.push("prefix +" + data.prefix);
+      if (typeof data.sends === "number") parts.push(counted(data.sends, "send"));
+      if (typeof data.conversions === "number") parts.push(counted(data.conversions, "conversion"));
+      if (typeof data.baseline === "number") parts.push("baseline " + Math.round(data.baseline * 100) + " %");
+      if (typeof data.retry_after === "number") parts.push("retry after " + waitFor(data.retry_after));
+    } else {
+      return null;
+    }
+    return T.el("span", { className: "badge fraud-facts", text: parts.join(" · ") });
   }
 
   T.TimelineView = TimelineView;

@@ -19,8 +19,10 @@ extension WorkflowRunner {
         /// Words the events the turn's decisions asked for since the last call.
         mutating func catchUp(_ turn: Turn) {
             let verification = turn.verification, composed = self.composed
-            drafts += turn.effects[worded...].compactMap(\.event).map {
-                Notes.draft($0, of: verification, composed: composed)
+            drafts += turn.effects[worded...].compactMap(\.event).flatMap { event in
+                // A step a fraud rule skipped is a decision too: the rule and its figures come first.
+                GeoRules.blockedEvent(event, of: verification)
+                    + [Notes.draft(event, of: verification, composed: composed)]
             }
             worded = turn.effects.count
         }

@@ -29,12 +29,15 @@ public final class WorkflowRunner: Sendable {
     let faces: FaceDirectory
     /// Prices of sends whose provider reports none (`TACIT_PRICES`).
     let prices: PriceTable
+    /// Where the fraud rules the runner applies (geo permissions) count, log and notify.
+    let fraud: FraudDecisions?
 
     init(store: any VerificationStore, clock: any TacitClock, secrets: ServerSecrets, codes: CodeGenerator,
          sender: any MessageSender, silent: any SilentAuthProvider, simSwap: any SimSwapChecker,
          timers: TimerScheduler, hub: EventHub, metrics: Metrics,
          webhooks: WebhookPlanner = WebhookPlanner(endpoints: []), outboxWritten: @escaping @Sendable () -> Void = {},
-         sends: SendOutbox? = nil, faces: FaceDirectory = FaceDirectory([]), prices: PriceTable = PriceTable()) {
+         sends: SendOutbox? = nil, faces: FaceDirectory = FaceDirectory([]), prices: PriceTable = PriceTable(),
+         fraud: FraudDecisions? = nil) {
         self.store = store
         self.clock = clock
         self.secrets = secrets
@@ -51,6 +54,7 @@ public final class WorkflowRunner: Sendable {
             ?? SendOutbox(fields: secrets.fieldProtection, waitBound: ServerConfiguration.defaultSendWait)
         self.faces = faces
         self.prices = prices
+        self.fraud = fraud
     }
 
     /// What a transition did: the body's result and the state it left.
@@ -68,7 +72,7 @@ public final class WorkflowRunner: Sendable {
         // Where the number is, once: insights group by it and the locale may follow it.
         NumberPlace.locate(&draft)
         Self.chooseLocale(&draft, noting: &events)
-        try await applyFraudRules(&draft, noting: &events)
+        let monitored = try await applyFraudRules(&draft, noting: &events)
         var swapped: Bool?
         // A verification of an address alone has no SIM to ask about.
         if let policy = draft.simSwap, !draft.phoneNumber.isEmpty {
@@ -98,6 +102,7 @@ public final class WorkflowRunner: Sendable {
         if !outbox.isEmpty { outboxWritten() }
         sends.hand(queued, verification: created)
         metrics.started()
+        noteMonitored(monitored)
         // The silent checks were begun above, before the insert.
         let after = turn.effects.filter { !$0.isSilentBegin }
         let performed = await perform(after, for: created, sendDeadline: sendDeadline)

@@ -1,4 +1,5 @@
 import TacitCore
+import TacitPhone
 import TacitStore
 
 /// What an application's geo permissions make of a start (docs/fraud.md#geo-permissions),
@@ -48,6 +49,19 @@ struct GeoRules: Sendable, Equatable {
     /// Why a step on `channel` of `verification` is skipped, if it is.
     static func unreachable(_ channel: Channel, in verification: Verification) -> EndReason? {
         verification.geoRefusedChannels.contains(channel) ? .geo : nil
+    }
+
+    /// The `fraud:blocked` event before `event` when it is a step the geo permissions skipped:
+    /// the rule, the channel and the number's country, never the number; none for any other event.
+    /// The country is read again from the number here, once per skipped step only.
+    static func blockedEvent(_ event: WorkflowEvent, of verification: Verification) -> [EventDraft] {
+        guard case .stepEnded(let channel, _, .geo, _) = event else { return [] }
+        let region = (try? PhoneNumberParser().parse(verification.phoneNumber, allowVirtualRange: true))?.region
+        return [EventDraft("fraud:blocked", channel: channel, outcome: .failure,
+                           note: "The application's geo permissions let \(channel.spokenName) reach no numbers of"
+                               + " \(region.map { "the country \($0)" } ?? "no country"), so this step is skipped.",
+                           data: ["rule": .text("geo"), "channel": .text(channel.rawValue),
+                                  "country": .text(region ?? "none")])]
     }
 
     /// The `fraud:monitored` event of a channel in `monitor` mode that would have refused the

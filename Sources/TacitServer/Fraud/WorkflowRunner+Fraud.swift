@@ -14,21 +14,37 @@ extension WorkflowRunner {
     /// the channels they refuse (their steps are skipped) and records those only monitored,
     /// marks a test number's start (its fixed code, sealed, then every code step takes it and
     /// nothing is sent), and puts the line type and the test number on the start's first event.
-    func applyFraudRules(_ draft: inout Verification, noting events: inout [EventDraft]) async throws {
+    /// Returns what the geo permissions only monitored, counted once the verification is stored.
+    func applyFraudRules(_ draft: inout Verification,
+                         noting events: inout [EventDraft]) async throws -> [(Channel, region: String?)] {
         if let refusal = LineTypeRules.workflowRefusal(draft) { throw refusal }
         if let lineType = draft.lineType, !events.isEmpty { events[0].data["line_type"] = .text(lineType) }
         let geo = try await geoRules(for: draft)
+        var monitored: [(Channel, region: String?)] = []
         if var bypass = FraudBypass.current {
             if geo?.rules.applies == true { bypass.rules.append("geo") }
             if !events.isEmpty { events.append(bypass.event) }
         } else if let (rules, region) = geo {
             if rules.refusesEvery(draft.workflow.map(\.channel)) {
                 await countBlocked(draft)
+                await fraud?.blocked(.geo(phoneNumber: draft.phoneNumber, region: region, channels: rules.refused,
+                                          application: draft.applicationId))
                 throw GeoRules.refusal(region: region)
             }
             draft.geoRefusedChannels = rules.refused
             if !events.isEmpty { events += rules.monitored.map { GeoRules.monitoredEvent($0, region: region) } }
+            monitored = rules.monitored.map { ($0, region) }
         }
+        try await markTestNumber(&draft, noting: &events)
+        return monitored
+    }
+
+    /// Counts and logs what the geo permissions only monitored on a start now stored.
+    func noteMonitored(_ monitored: [(Channel, region: String?)]) {
+        for (channel, region) in monitored { fraud?.monitored("geo", channel: channel, region: region) }
+    }
+
+    private func markTestNumber(_ draft: inout Verification, noting events: inout [EventDraft]) async throws {
         guard let test = try await activeTestNumber(for: draft) else { return }
         // A code sealed under a key the ring no longer has can't be used: the number is an ordinary one.
         guard let code = try? secrets.fieldProtection.open(test.sealedCode) else { return }

@@ -13,6 +13,8 @@ struct SecurityLayer: Sendable {
     let streams: OpenStreams
     /// The prefix counters and blocks, flushed to the store about once a second (`run`).
     let ledger: PrefixLedger
+    /// Where the fraud rules' decisions go: metrics, the security log, `verification.blocked`.
+    let decisions: FraudDecisions
     private let limiter: RateLimiter
     private let monitor: ConversionMonitor
     private let configuration: SecurityConfiguration
@@ -20,7 +22,7 @@ struct SecurityLayer: Sendable {
     private let log: SecurityLog
 
     init(configuration server: ServerConfiguration, store: any VerificationStore, secrets: ServerSecrets,
-         clock: any TacitClock, log: SecurityLog) {
+         clock: any TacitClock, log: SecurityLog, outboxWritten: @escaping @Sendable () -> Void = {}) {
         let configuration = server.security
         let metrics = SecurityMetrics()
         // A store without shared counters still gets limits, counted by this process alone.
@@ -30,6 +32,9 @@ struct SecurityLayer: Sendable {
         let monitor = ConversionMonitor(windows: windows, clock: clock, configuration: configuration, metrics: metrics,
                                         log: log)
         let ledger = PrefixLedger(store: store as? any PrefixLedgerStore ?? ProcessPrefixLedger(), clock: clock)
+        let decisions = FraudDecisions(metrics: metrics, log: log, outbox: store,
+                                       webhooks: WebhookPlanner(endpoints: server.webhooks.endpoints), clock: clock,
+                                       outboxWritten: outboxWritten)
         // A store that keeps no keys accepts none: outside dev mode every /v1 call is then refused.
         let devAccess = DevAccess(host: server.host, port: server.port, publicURL: server.publicURL,
                                   tls: server.tls != nil)
@@ -41,11 +46,12 @@ struct SecurityLayer: Sendable {
             starts: StartGuard(limiter: limiter, configuration: configuration, clock: clock, dev: server.dev,
                                metrics: metrics, log: log, safeLists: store as? any SafeListStore,
                                applications: store as? any ApplicationStore, testNumbers: store as? any TestNumberStore,
-                               ledger: ledger, insights: store),
+                               ledger: ledger, insights: store, decisions: decisions),
             checks: FailedCheckGuard(limiter: limiter, configuration: configuration, clock: clock, metrics: metrics),
             monitor: monitor, ledger: ledger, metrics: metrics)
         self.metrics = metrics
         self.ledger = ledger
+        self.decisions = decisions
         self.devAccess = devAccess
         streams = OpenStreams(keys: store as? any KeyStore, clock: clock)
         self.limiter = limiter

@@ -29,6 +29,8 @@ struct StartGuard: Sendable {
     var ledger: PrefixLedger?
     /// Where a start refused as blocked is counted (docs/api.md#the-summary); nil when the store keeps no rollups.
     var insights: (any InsightStore)?
+    /// Where a fraud rule's refusal goes besides the answer: metrics, log, webhook.
+    var decisions: FraudDecisions?
 
     /// Runs `route` once the start passes every check, and counts it against its number's
     /// start limit only when the route created a verification: a start refused here or by
@@ -90,8 +92,7 @@ struct StartGuard: Sendable {
         }
         let level = try await applications?.applicationSettings(id: application)?.fraudLevel ?? .basic
         if let problem = LineTypeRules.refusal(number.lineType, level: level) {
-            note("line_type", region: number.region)
-            metrics.decided("blocked", rule: "line_type")
+            await decided(.lineType(number, application: application))
             await countBlocked(start, number, application: application, at: now)
             throw problem
         }
@@ -140,8 +141,7 @@ struct StartGuard: Sendable {
             .contains { $0.phoneNumber == number.e164 && $0.isActive(at: now) } ?? false
         guard case .blocked(let block, let isNew) = await ledger.judge(number.e164, application: application,
                                                                          rule: rule, deciding: !isTest) else { return }
-        note(block.rule, region: number.region)
-        metrics.decided("blocked", rule: block.rule)
+        await decided(.prefix(block, number: number, application: application, now: now))
         await countBlocked(start, number, application: application, at: now)
         if isNew {
             log.warning("blocked prefix +\(block.prefix) of application \(application) for"
@@ -199,6 +199,15 @@ struct StartGuard: Sendable {
             note(reason, region: region)
             throw problem
         }
+    }
+
+    /// A fraud rule's refusal: counted and logged as any refusal, and its webhook enqueued.
+    private func decided(_ refusal: FraudRefusal) async {
+        guard let decisions else {
+            note(refusal.rule, region: refusal.region)
+            return metrics.decided("blocked", rule: refusal.rule)
+        }
+        await decisions.blocked(refusal)
     }
 
     private func note(_ reason: String, region: String?) {

@@ -32,7 +32,7 @@ public final class Metrics: Sendable {
         case .failed: outcome = "failed"
         case .expired: outcome = "expired"
         case .cancelled: outcome = "cancelled"
-        case .channelStarted, .channelFailed: return
+        case .channelStarted, .channelFailed, .blocked: return
         }
         state.withLock { $0.outcomes[outcome, default: 0] += 1 }
     }

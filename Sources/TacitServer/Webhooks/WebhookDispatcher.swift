@@ -116,7 +116,10 @@ final class WebhookDispatcher: Sendable {
         } else {
             try? await store.recordOutboxAttempt(id: message.id, outcome: .dead, at: clock.now())
         }
-        await timeline(message.verificationId, report.draft(endpoint: endpoint.displayName))
+        // A refused start's webhook has no verification, so no timeline to record its attempts on.
+        if !message.verificationId.isEmpty {
+            await timeline(message.verificationId, report.draft(endpoint: endpoint.displayName))
+        }
         reports.yield(report)
     }
 

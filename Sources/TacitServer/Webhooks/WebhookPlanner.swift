@@ -43,6 +43,18 @@ struct WebhookPlanner: Sendable {
         return rows + callbacks
     }
 
+    /// One `verification.blocked` row per endpoint of the refused start's application that
+    /// takes it. No verification exists, so the rows name none; no face owes a callback for it.
+    func outbox(for refusal: FraudRefusal, at now: Date) -> [OutboxMessage] {
+        let targets = endpoints(of: refusal.applicationId).filter { $0.accepts(.blocked) }
+        guard !targets.isEmpty else { return [] }
+        let payload = refusal.payload(at: now)
+        return targets.map { endpoint in
+            OutboxMessage(id: makeID(), endpoint: endpoint.id, verificationId: "", type: WebhookEvent.blocked.rawValue,
+                          payload: payload, createdAt: now)
+        }
+    }
+
     /// The application's own endpoints, or the server-wide ones when it has none: no
     /// application's events reach another application's endpoint.
     func endpoints(of application: String) -> [WebhookEndpoint] {

@@ -121,10 +121,10 @@ struct FraudPrefixLedgerTests {
         // On conversion, twice the unconverted evidence: sends whose codes are still being typed.
         #expect(PrefixRule.at(.standard)?.fires(sends: 21, conversions: 2, baseline: 0.8) == nil)
         #expect(PrefixRule.at(.standard)?.fires(sends: 22, conversions: 2, baseline: 0.8) == "prefix_conversion")
-        // No conversion but a small share of the recent sends: not on volume, and on conversion
-        // only with twice the evidence.
+        // A small share of the recent sends: a country's users, however slowly they type.
         #expect(PrefixRule.at(.standard)?.fires(sends: 12, conversions: 0, baseline: 0.8, recentShare: 0.08) == nil)
-        #expect(PrefixRule.at(.standard)?.fires(sends: 20, conversions: 0, baseline: 0.8, recentShare: 0.08)
+        #expect(PrefixRule.at(.standard)?.fires(sends: 40, conversions: 1, baseline: 0.8, recentShare: 0.08) == nil)
+        #expect(PrefixRule.at(.standard)?.fires(sends: 40, conversions: 1, baseline: 0.8, recentShare: 0.1)
                 == "prefix_conversion")
     }
 

@@ -12,9 +12,9 @@ struct PrefixRule: Sendable, Equatable {
     var maximumConversions: Int
     /// The prefix's conversion must be below this share of the application's baseline.
     var baselineShare: Double
-    /// The share of the application's recent sends a prefix without conversions must take to be
-    /// blocked on volume alone: a pumped range takes many at once, a country's real users their
-    /// usual few, whose codes may not have been typed yet.
+    /// The share of the application's recent sends a prefix must take to be blocked at all: a
+    /// pumped range takes many at once, a country's real users their usual few, whose codes may
+    /// not have been typed yet and whose slow typing would otherwise look like low conversion.
     var volumeShare: Double
 
     /// How many of the application's latest sends the volume share is taken over.
@@ -37,14 +37,15 @@ struct PrefixRule: Sendable, Equatable {
         }
     }
 
-    /// The rule that fires for a prefix with these figures, if one does: `prefix_volume` (sends,
-    /// no conversion, and at least `volumeShare` of the application's recent sends) or
-    /// `prefix_conversion` (twice the evidence, and conversion far below `baseline`).
-    /// `recentShare` is the prefix's share of the application's latest sends.
+    /// The rule that fires for a prefix with these figures, if one does, when the prefix takes
+    /// at least `volumeShare` of the application's latest sends (`recentShare`): `prefix_volume`
+    /// (sends and no conversion) or `prefix_conversion` (twice the evidence, and conversion far
+    /// below `baseline`).
     func fires(sends: Int, conversions: Int, baseline: Double?, recentShare: Double = 1) -> String? {
         let unconverted = sends - conversions
-        guard unconverted >= minimumUnconverted, conversions <= maximumConversions else { return nil }
-        if conversions == 0, recentShare >= volumeShare { return "prefix_volume" }
+        guard unconverted >= minimumUnconverted, conversions <= maximumConversions,
+              recentShare >= volumeShare else { return nil }
+        if conversions == 0 { return "prefix_volume" }
         guard unconverted >= Self.conversionEvidence * minimumUnconverted, let baseline,
               Double(conversions) / Double(sends) < baselineShare * baseline else { return nil }
         return "prefix_conversion"

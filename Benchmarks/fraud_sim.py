@@ -23,6 +23,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -138,6 +139,7 @@ class Tacit:
         except subprocess.TimeoutExpired:
             self.process.kill()
         self.log.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 class Inbox:

@@ -22,6 +22,9 @@ final class SMPPWindow: Sendable {
     /// The requests written and not yet answered.
     var inFlight: Int { state.withLock { $0.inFlight } }
 
+    /// The requests waiting for a slot.
+    var waiting: Int { state.withLock { $0.waiting.count } }
+
     /// Takes a slot, waiting for one when all are taken; false when the window closed (the
     /// link dropped) or the task was cancelled first, and then no slot is held.
     func acquire() async -> Bool {

@@ -75,15 +75,17 @@ actor PrefixLedger {
 
     /// Counts a code handed to a provider for `e164`.
     func sent(_ e164: String, application: String) {
-        count(e164, application, Tally(sends: 1))
-        recent[application, default: RecentSends()].add(Self.prefixes(of: e164))
+        let prefixes = Self.prefixes(of: e164)
+        count(prefixes, application, Tally(sends: 1))
+        recent[application, default: RecentSends()].add(prefixes)
     }
 
     /// Counts a conversion: a code checked right, or a silent success.
-    func converted(_ e164: String, application: String) { count(e164, application, Tally(conversions: 1)) }
+    func converted(_ e164: String, application: String) {
+        count(Self.prefixes(of: e164), application, Tally(conversions: 1))
+    }
 
-    private func count(_ e164: String, _ application: String, _ tally: Tally) {
-        let prefixes = Self.prefixes(of: e164)
+    private func count(_ prefixes: [String], _ application: String, _ tally: Tally) {
         guard !prefixes.isEmpty else { return }
         let bucket = Self.bucket(clock.now())
         for prefix in prefixes {

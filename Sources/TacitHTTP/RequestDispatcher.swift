@@ -55,11 +55,14 @@ enum RequestDispatcher {
     /// C threads into Swift concurrency; nothing here inherits a caller's context.
     private static func run(_ request: HTTPRequest, in context: ConnectionContext, core: ServerCore) {
         let handler = core.handler
+        let counted = context.countsTowardLimit
         Task.detached {
             let response = await handler(request)
-            if context.countsTowardLimit { core.handlerFinished() }
+            // Settled before it stops counting as in flight: a drain that sees nothing in
+            // flight answers every unsettled handler 503, and must not win over this one.
             // Losing to shutdown drops the response; a dropped stream ends its producer.
             if !context.settle(with: response), case .writer(let writer) = response.body { writer.close() }
+            if counted { core.handlerFinished() }
         }
     }
 }

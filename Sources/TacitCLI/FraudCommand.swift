@@ -63,7 +63,7 @@ enum FraudCommand: Command {
                 .joined(separator: "\t"))
             let format = ISO8601DateFormatter()
             for block in try await manager.list(application: id) {
-                context.print(["+" + block.prefix, block.rule, format.string(from: block.blockedUntil),
+                context.print([block.shownPrefix, block.rule, format.string(from: block.blockedUntil),
                                String(block.strikes), String(block.sends), String(block.conversions),
                                block.baseline.map { String(format: "%.2f", $0) } ?? "-"].joined(separator: "\t"))
             }

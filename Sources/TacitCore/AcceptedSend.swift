@@ -27,6 +27,9 @@ public struct AcceptedSend: Sendable, Equatable {
     public var acceptedAt: Date?
     /// What the provider's first final receipt for it said, if one came.
     public var receipt: Receipt?
+    /// The mobile network a receipt said took the message (MCC and MNC, `23410`), if one did: a
+    /// later conversion counts for it (docs/fraud.md#mobile-networks).
+    public var network: String?
 
     /// A provider's final word on a message's delivery.
     public enum Receipt: String, Sendable, Equatable {
@@ -35,7 +38,9 @@ public struct AcceptedSend: Sendable, Equatable {
     }
 
     public init(step: Int, channel: Channel, provider: String, price: String? = nil, currency: String? = nil,
-                priceSource: PriceSource? = nil, acceptedAt: Date? = nil, receipt: Receipt? = nil) {
+                priceSource: PriceSource? = nil, acceptedAt: Date? = nil, receipt: Receipt? = nil,
+                network: String? = nil) {
+        self.network = network
         self.acceptedAt = acceptedAt
         self.receipt = receipt
         self.step = step

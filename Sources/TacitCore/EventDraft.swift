@@ -27,6 +27,10 @@ public enum EventValue: Sendable, Equatable {
     /// one, since it is how an operator finds the message in the provider's console;
     /// anything else is scrubbed like free text.
     case providerId(String)
+    /// A mobile network's MCC and MNC (`23410`) a receipt named: kept as given when it is 5 or 6
+    /// digits, since it names an operator shared by millions of numbers, not a person or a code
+    /// (docs/events.md#a-receipts-mobile-network); anything else is scrubbed like free text.
+    case mobileNetwork(String)
     case list([EventValue])
     case object([String: EventValue])
     case null

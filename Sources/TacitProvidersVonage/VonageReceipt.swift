@@ -36,7 +36,8 @@ struct VonageReceipt {
         let reference = fields["client-ref"].flatMap(CallbackReference.init)
         report = ProviderReport(provider: VonageProvider.name, reference: reference, status: status,
                                 failures: Self.failures, deliveries: Self.deliveries,
-                                messageId: fields["messageId"], errorCode: error)
+                                messageId: fields["messageId"], errorCode: error,
+                                network: fields["network-code"])
             .priced(fields["price"], currency: VonageProvider.priceCurrency)
     }
 

@@ -73,7 +73,8 @@ extension TacitApplication {
                        limits: configuration.security.timeline,
                        streams: engine.security.streams).register(&router)
         CallbackRoutes(runner: runner, store: store, callbacks: dependencies.callbacks,
-                       baseURL: { [weak self] in self?.baseURL ?? "" }).register(&router)
+                       baseURL: { [weak self] in self?.baseURL ?? "" },
+                       ledger: engine.security.ledger).register(&router)
         ServiceRoutes(store: store, metrics: engine.metrics, timers: runner.timers, hub: engine.hub,
                       clock: runner.clock, assets: assets,
                       ready: { [weak self] in self?.ready ?? false }).register(&router)

@@ -114,6 +114,10 @@ public struct VerificationRecord: Sendable {
             w.optional(send.acceptedAt) { $0.double($1.timeIntervalSince1970) }
             w.optional(send.receipt) { $0.string($1.rawValue) }
         }
+        // Added after the receipts: the mobile network each send's receipt named, in the same order;
+        // left out, as records written before it did, when no receipt named one.
+        guard v.acceptedSends.contains(where: { $0.network != nil }) else { return w.bytes }
+        for send in v.acceptedSends { w.optional(send.network) { $0.string($1) } }
         return w.bytes
     }
 
@@ -183,6 +187,9 @@ public struct VerificationRecord: Sendable {
                     sends[index].acceptedAt = try r.optional { try date(&$0) }
                     sends[index].receipt = try r.optional { r in try parse(&r, AcceptedSend.Receipt.self) }
                 }
+            }
+            if !r.isAtEnd {
+                for index in sends.indices { sends[index].network = try r.optional { try $0.string() } }
             }
         }
         return VerificationRecord(options: options, workflow: workflow, failedAttempts: failedAttempts, risk: risk,

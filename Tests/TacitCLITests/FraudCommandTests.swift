@@ -50,4 +50,25 @@ struct FraudCommandTests {
         #expect(await CommandRun.of(["fraud", "blocks", "list", "--db", db]).status == 2)
         #expect(await CommandRun.of(["fraud", "blocks", "list", "app_none", "--db", db]).status == 1)
     }
+
+    @Test("a mobile network's block is listed by its key, net:23499, and unblocked by it")
+    func networkBlock() async throws {
+        let directory = try StoreFiles.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let db = directory.appendingPathComponent("tacit.db").path
+        let id = try await AppsTemplatesCommandTests.application(db)
+        let store = try SQLiteVerificationStore(path: db)
+        let now = Date()
+        try await store.setPrefixBlock(PrefixBlock(applicationId: id, prefix: "net:23499", rule: "network_volume",
+                                                   blockedAt: now, blockedUntil: now.addingTimeInterval(3_600),
+                                                   strikes: 1, sends: 10, conversions: 0, baseline: nil))
+        let listed = await CommandRun.of(["fraud", "blocks", "list", id, "--db", db])
+        let rows = listed.out.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(rows.dropFirst().map { [$0[0], $0[1]] } == [["net:23499", "network_volume"]], "\(listed.out)")
+        let bad = await CommandRun.of(["fraud", "blocks", "unblock", id, "net:2349", "--db", db])
+        #expect(bad.status == 1 && bad.err.contains("5 or 6 digits"), "\(bad.err)")
+        #expect(await CommandRun.of(["fraud", "blocks", "unblock", id, "net:23499", "--db", db]).status == 0)
+        let after = await CommandRun.of(["fraud", "blocks", "list", id, "--db", db])
+        #expect(after.out.split(separator: "\n").count == 1, "\(after.out)")
+    }
 }

@@ -41,4 +41,40 @@ struct FraudPrefixTwoInstanceTests {
         let stored = try await (stores[0] as? any PrefixLedgerStore)?.prefixBlocks(application: Self.app)
         #expect(stored == [block])
     }
+
+    @Test("a network's sends reported on two instances are shared by the flush, and its block reaches the other instance")
+    func sharedNetworkCounts() async throws {
+        let stores = try await PostgresCluster.makeInstances(2)
+        let clock = ManualClock()
+        let first = PrefixLedger(store: try #require(stores[0] as? any PrefixLedgerStore), clock: clock)
+        let second = PrefixLedger(store: try #require(stores[1] as? any PrefixLedgerStore), clock: clock)
+        let rule = try #require(PrefixRule.at(.standard))
+        // Converting users keep every prefix of the ranges below the prefix rule.
+        for index in 0..<5 {
+            let legit = "+44791112" + String(format: "%04d", index * 37)
+            await first.sent(legit, application: Self.app)
+            await first.converted(legit, application: Self.app)
+        }
+        // Five ranges, one number each per instance, on network 23499.
+        for index in 0..<5 {
+            let mine = "+4479111\(3 + index)" + "0001", theirs = "+4479111\(3 + index)" + "0002"
+            await first.sent(mine, application: Self.app)
+            await first.reported("23499", for: mine, application: Self.app, isNewSend: true)
+            await second.sent(theirs, application: Self.app)
+            await second.reported("23499", for: theirs, application: Self.app, isNewSend: true)
+        }
+        #expect(await second.judge("+447911130003", application: Self.app, rule: rule) == .allowed)
+        clock.advance(by: 1)
+        await first.flush()
+        await second.flush()
+        #expect(await second.tally("net:23499", application: Self.app) == PrefixLedger.Tally(sends: 10))
+        guard case .blocked(let block, true) = await second.judge("+447911130004", application: Self.app,
+                                                                   rule: rule) else {
+            Issue.record("ten sends on one network over two instances did not block it")
+            return
+        }
+        #expect(block.prefix == "net:23499" && block.rule == "network_volume" && block.sends == 10)
+        await first.flush()
+        #expect(await first.judge("+447911170005", application: Self.app, rule: rule) == .blocked(block, isNew: false))
+    }
 }

@@ -22,6 +22,9 @@ public struct ProviderReport: Sendable, Equatable {
     public var messageId: String?
     /// The provider's error code for a failure (digits only).
     public var errorCode: String?
+    /// The mobile network the message went to, as its MCC and MNC together (`23410`), when the
+    /// report names one (docs/fraud.md#mobile-networks).
+    public var network: String?
     /// What the provider charged for the message, when the report says (see `priced`).
     public private(set) var price: String?
     public private(set) var currency: String?
@@ -39,7 +42,8 @@ public struct ProviderReport: Sendable, Equatable {
     /// outside the shapes above are dropped (`status` becomes `unknown`), so nothing a
     /// provider writes reaches the timeline unchecked.
     public init(provider: String, reference: CallbackReference?, status: String, failures: Set<String>,
-                deliveries: Set<String>, messageId: String? = nil, errorCode: String? = nil) {
+                deliveries: Set<String>, messageId: String? = nil, errorCode: String? = nil,
+                network: String? = nil) {
         self.provider = provider
         self.reference = reference
         self.messageId = messageId.flatMap { id in
@@ -49,9 +53,15 @@ public struct ProviderReport: Sendable, Equatable {
         self.errorCode = errorCode.flatMap { code in
             (1...8).contains(code.count) && code.allSatisfy(\.isASCII) && code.allSatisfy(\.isNumber) ? code : nil
         }
+        self.network = network.flatMap(Self.network)
         let word = status.lowercased()
         let shaped = word.count <= 32 && word.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") })
         self.status = shaped ? word : "unknown"
         kind = failures.contains(self.status) ? .failed : deliveries.contains(self.status) ? .delivered : .progress
+    }
+
+    /// `text` when it is a mobile network's MCC and MNC: 5 or 6 ASCII digits; otherwise nil.
+    public static func network(_ text: String) -> String? {
+        (5...6).contains(text.utf8.count) && text.utf8.allSatisfy({ (48...57).contains($0) }) ? text : nil
     }
 }

@@ -27,10 +27,14 @@ public struct ProviderReceipt: Sendable, Equatable {
     public var messageId: String?
     /// The provider's error code for a failure (digits only).
     public var errorCode: String?
+    /// The mobile network the message went to (MCC and MNC, `23410`), when the receipt names
+    /// one; anything but 5 or 6 digits is dropped by its report.
+    public var network: String?
 
     /// A receipt about step `step` of verification `verificationId`.
     public init(provider: String, verificationId: String, step: Int, status: String, outcome: Outcome,
-                messageId: String? = nil, errorCode: String? = nil) {
+                messageId: String? = nil, errorCode: String? = nil, network: String? = nil) {
+        self.network = network
         self.provider = provider
         self.verificationId = verificationId
         self.step = step
@@ -47,7 +51,7 @@ public struct ProviderReceipt: Sendable, Equatable {
                               reference: CallbackReference(verificationId: verificationId, step: step),
                               status: word, failures: outcome == .failed ? [word] : [],
                               deliveries: outcome == .delivered ? [word] : [],
-                              messageId: messageId, errorCode: errorCode)
+                              messageId: messageId, errorCode: errorCode, network: network)
     }
 }
 

@@ -19,7 +19,7 @@ struct FraudRoutes: Sendable {
         let now = manager.clock.now()
         let items: [JSONValue] = try await manager.list(application: application).map { block in
             .object([
-                "prefix": .string("+" + block.prefix),
+                "prefix": .string(block.shownPrefix),
                 "rule": .string(block.rule),
                 "blocked_at": .string(Timestamp.format(block.blockedAt)),
                 "blocked_until": .string(Timestamp.format(block.blockedUntil)),

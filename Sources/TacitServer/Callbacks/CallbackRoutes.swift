@@ -14,6 +14,8 @@ struct CallbackRoutes: Sendable {
     let callbacks: [any ProviderCallback]
     /// The public base URL, for callbacks signed over their full URL.
     let baseURL: @Sendable () -> String
+    /// Told of the mobile network a receipt names (docs/fraud.md#mobile-networks); nil counts none.
+    var ledger: PrefixLedger?
 
     /// Open to callers without a key: each report proves itself with its provider's signature.
     func register(_ router: inout RouteTable) {
@@ -86,9 +88,11 @@ struct CallbackRoutes: Sendable {
     func apply(_ report: ProviderReport) async throws {
         guard let reference = report.reference else { return }
         let notes = Self.notes(report, reference: reference)
-        guard let verification = try await store.verification(id: reference.verificationId),
-              verification.status == .pending, verification.currentStep == reference.step else {
+        let found = try await store.verification(id: reference.verificationId)
+        guard let verification = found, verification.status == .pending,
+              verification.currentStep == reference.step else {
             if !notes.isEmpty { try await runner.transition(reference.verificationId, notes: notes) { _ in } }
+            if let found { await noteNetwork(report, reference: reference, of: found) }
             return
         }
         let channel = verification.workflow[reference.step].channel
@@ -96,6 +100,7 @@ struct CallbackRoutes: Sendable {
         var data: [String: EventValue] = ["provider": .text(report.provider), "status": .text(report.status)]
         if let id = report.messageId { data["message_id"] = .providerId(id) }
         if let code = report.errorCode.flatMap({ Int($0) }) { data["error_code"] = .int(code) }
+        if let network = report.network { data["network"] = .mobileNetwork(network) }
         let says = "The \(report.provider) callback says the \(channel.spokenName) message"
         switch report.kind {
         case .failed:
@@ -114,13 +119,36 @@ struct CallbackRoutes: Sendable {
                                    note: "\(says) is on its way (\(report.status)).", data: data)
             try await runner.transition(reference.verificationId, events: [event], notes: notes) { _ in }
         }
+        await noteNetwork(report, reference: reference, of: verification)
     }
 
-    /// What `report` says of its send that insights keep: its price, and its final receipt.
+    /// Tells the prefix ledger of the network `report` names, once its transition is kept: the
+    /// number's range is on it, and the message counts as a send on it when no receipt named a
+    /// network for the message before (the send `keep` gives it to), and as a conversion too when
+    /// its verification had converted already, before any network was known to count it for.
+    private func noteNetwork(_ report: ProviderReport, reference: CallbackReference,
+                             of verification: Verification) async {
+        guard let ledger, let network = report.network, !verification.phoneNumber.isEmpty else { return }
+        let isNewSend = verification.acceptedSends.contains {
+            $0.step == reference.step && $0.provider == report.provider && $0.network == nil
+                && $0.channel != .silentAuth
+        }
+        // Completed on a code step, as the check counts conversions, before any receipt named a network.
+        let converted = verification.status == .completed && verification.reportedNetwork == nil
+            && verification.workflow.contains { $0.status == .completed && $0.channel != .silentAuth }
+        await ledger.reported(network, for: verification.phoneNumber, application: verification.applicationId,
+                              isNewSend: isNewSend, converted: isNewSend && converted)
+    }
+
+    /// What `report` says of its send that the verification keeps: its price, its final receipt,
+    /// and the mobile network it names.
     static func notes(_ report: ProviderReport, reference: CallbackReference) -> [SendNote] {
         var notes: [SendNote] = []
         if let price = report.price, let currency = report.currency {
             notes.append(.priced(step: reference.step, provider: report.provider, price: price, currency: currency))
+        }
+        if let network = report.network {
+            notes.append(.network(step: reference.step, provider: report.provider, network))
         }
         switch report.kind {
         case .delivered: notes.append(.receipt(step: reference.step, provider: report.provider, .delivered))

@@ -8,7 +8,9 @@ import TacitStore
 /// last read from the store. `flush` writes the new counts in one transaction about once a
 /// second and reads the sums and blocks back in the same one, so instances sharing a store
 /// judge on each other's traffic within about a second, and a create adds no store round trip.
-/// A block is written to the store at once when it is decided.
+/// A block is written to the store at once when it is decided. Mobile networks named by receipts
+/// are counted and blocked the same way, under keys no digit prefix can take (`net:23410`), and a
+/// start is judged against the network its range was last reported on (docs/fraud.md#mobile-networks).
 actor PrefixLedger {
     /// Counts are kept per minute, over the last hour.
     static let bucketLength: TimeInterval = 60
@@ -18,6 +20,8 @@ actor PrefixLedger {
     static let depths = 4...8
     /// A block that ended longer ago than this no longer makes the next one longer.
     static let repeatMemory: TimeInterval = 7 * 86_400
+    /// What a mobile network's key starts with: its MCC and MNC follow (`net:23410`).
+    static let networkMark = "net:"
 
     struct Tally: Sendable, Equatable {
         var sends = 0
@@ -58,6 +62,11 @@ actor PrefixLedger {
     /// Each application's latest sends made here, as their prefixes, and how many of them fall
     /// in each prefix: the share a prefix takes of what the application sends now.
     private var recent: [String: RecentSends] = [:]
+    /// Each application's latest sends whose receipts named a network, as that network's key: the
+    /// share a network takes of the sends receipts placed.
+    private var recentNetworks: [String: RecentSends] = [:]
+    /// Each application's ranges, by their deepest prefix, and the network receipts last named for each.
+    private var ranges: [String: NetworkRanges] = [:]
 
     init(store: any PrefixLedgerStore, clock: any TacitClock) {
         self.store = store
@@ -73,6 +82,12 @@ actor PrefixLedger {
         }
     }
 
+    /// The ledger key of a mobile network's MCC and MNC: `23410` → `net:23410`.
+    static func networkKey(_ network: String) -> String { networkMark + network }
+
+    /// Whether a ledger key is a mobile network's rather than a digit prefix.
+    static func isNetwork(_ key: String) -> Bool { key.hasPrefix(networkMark) }
+
     /// Counts a code handed to a provider for `e164`.
     func sent(_ e164: String, application: String) {
         let prefixes = Self.prefixes(of: e164)
@@ -80,12 +95,36 @@ actor PrefixLedger {
         recent[application, default: RecentSends()].add(prefixes)
     }
 
-    /// Counts a conversion: a code checked right, or a silent success.
-    func converted(_ e164: String, application: String) {
+    /// Counts a conversion: a code checked right, or a silent success; for `network` too (its MCC
+    /// and MNC) when a receipt said the verification's code went to it.
+    func converted(_ e164: String, application: String, network: String? = nil) {
         count(Self.prefixes(of: e164), application, Tally(conversions: 1))
+        if let network { count([Self.networkKey(network)], application, Tally(conversions: 1), totals: false) }
     }
 
-    private func count(_ prefixes: [String], _ application: String, _ tally: Tally) {
+    /// Learns from a receipt that named `network` (MCC and MNC) for a message to `e164`: the
+    /// number's range is served by it now. `isNewSend` when no receipt named a network for that
+    /// message before: it then counts as a send on the network, and as a conversion too when
+    /// `converted` (its verification converted before the receipt came, when no network was known).
+    /// The send was counted under the number's prefixes when it went, so not again here.
+    func reported(_ network: String, for e164: String, application: String, isNewSend: Bool, converted: Bool = false) {
+        let key = Self.networkKey(network)
+        if let range = Self.prefixes(of: e164).first {
+            ranges[application, default: NetworkRanges()].learn(key, for: range)
+        }
+        guard isNewSend else { return }
+        count([key], application, Tally(sends: 1, conversions: converted ? 1 : 0), totals: false)
+        recentNetworks[application, default: RecentSends()].add([key])
+    }
+
+    /// The network receipts last named for the range of `e164`, as its ledger key.
+    func network(of e164: String, application: String) -> String? {
+        Self.prefixes(of: e164).first.flatMap { ranges[application]?.network(of: $0) }
+    }
+
+    /// Adds `tally` to each of `prefixes`, and to the application's totals unless `totals` is
+    /// false: a network's send or conversion was counted there already, under the number's prefixes.
+    private func count(_ prefixes: [String], _ application: String, _ tally: Tally, totals: Bool = true) {
         guard !prefixes.isEmpty else { return }
         let bucket = Self.bucket(clock.now())
         for prefix in prefixes {
@@ -94,6 +133,7 @@ actor PrefixLedger {
             unwritten[application, default: [:]][prefix, default: [:]][bucket, default: Tally()] =
                 unwritten[application, default: [:]][prefix, default: [:]][bucket, default: Tally()] + tally
         }
+        guard totals else { return }
         unwrittenTotals[application, default: [:]][bucket, default: Tally()] =
             unwrittenTotals[application, default: [:]][bucket, default: Tally()] + tally
     }
@@ -125,7 +165,9 @@ actor PrefixLedger {
     /// Judges a start for `e164` at `rule`'s thresholds: a block in force on any of its prefixes
     /// refuses it; else the deepest prefix the rule fires on is blocked now, so the people at
     /// the shallower prefixes around it are not. A new block is written to the store at once.
-    /// `deciding: false` only looks for a block in force (a test number's start).
+    /// `deciding: false` only looks for a block in force (a test number's start). A number whose
+    /// range receipts placed on a mobile network meets that network's block, and its rule after
+    /// the prefixes' (docs/fraud.md#mobile-networks).
     func judge(_ e164: String, application: String, rule: PrefixRule, deciding: Bool = true) async -> Verdict {
         let now = clock.now()
         let prefixes = Self.prefixes(of: e164)
@@ -133,6 +175,8 @@ actor PrefixLedger {
         for prefix in prefixes {
             if let block = held[prefix], block.isActive(at: now) { return .blocked(block, isNew: false) }
         }
+        let network = prefixes.first.flatMap { ranges[application]?.network(of: $0) }
+        if let network, let block = held[network], block.isActive(at: now) { return .blocked(block, isNew: false) }
         guard deciding else { return .allowed }
         let baseline = baseline(application: application)
         let shares = recent[application] ?? RecentSends()
@@ -143,19 +187,36 @@ actor PrefixLedger {
                                          baseline: baseline, recentShare: shares.share(of: candidate)) else { continue }
             let (prefix, figures) = narrowest(prefixes[..<depth], within: candidateFigures, application: application,
                                               held: held, now: now) ?? (candidate, candidateFigures)
-            let previous = held[prefix].flatMap { $0.strikes > 0 && $0.blockedUntil > now.addingTimeInterval(
-                -Self.repeatMemory) ? $0.strikes : nil } ?? 0
-            let block = PrefixBlock(applicationId: application, prefix: prefix, rule: fired, blockedAt: now,
-                                    blockedUntil: now.addingTimeInterval(PrefixRule.duration(strikes: previous + 1)),
-                                    strikes: previous + 1, sends: figures.sends, conversions: figures.conversions,
-                                    baseline: baseline)
-            blocks[application, default: [:]][prefix] = block
-            // Kept here whatever the store says: this instance holds the block either way, and
-            // the next flush reads back what the store kept.
-            try? await store.setPrefixBlock(block)
-            return .blocked(block, isNew: true)
+            return .blocked(await block(prefix, rule: fired, figures: figures, baseline: baseline,
+                                        application: application, held: held, now: now), isNew: true)
+        }
+        if let network, (held[network]?.pardonedUntil ?? .distantPast) <= now {
+            let figures = tally(network, application: application)
+            if let fired = rule.fires(sends: figures.sends, conversions: figures.conversions, baseline: baseline,
+                                      recentShare: recentNetworks[application]?.share(of: network) ?? 1) {
+                return .blocked(await block(network, rule: PrefixRule.onNetwork(fired), figures: figures,
+                                            baseline: baseline, application: application, held: held, now: now),
+                                isNew: true)
+            }
         }
         return .allowed
+    }
+
+    /// Blocks `prefix` (or a network's key) now, for longer when it was blocked before, and
+    /// writes the block to the store.
+    private func block(_ prefix: String, rule: String, figures: Tally, baseline: Double?, application: String,
+                       held: [String: PrefixBlock], now: Date) async -> PrefixBlock {
+        let previous = held[prefix].flatMap { $0.strikes > 0 && $0.blockedUntil > now.addingTimeInterval(
+            -Self.repeatMemory) ? $0.strikes : nil } ?? 0
+        let block = PrefixBlock(applicationId: application, prefix: prefix, rule: rule, blockedAt: now,
+                                blockedUntil: now.addingTimeInterval(PrefixRule.duration(strikes: previous + 1)),
+                                strikes: previous + 1, sends: figures.sends, conversions: figures.conversions,
+                                baseline: baseline)
+        blocks[application, default: [:]][prefix] = block
+        // Kept here whatever the store says: this instance holds the block either way, and
+        // the next flush reads back what the store kept.
+        try? await store.setPrefixBlock(block)
+        return block
     }
 
     /// The deepest of `deeper` (the number's prefixes under one the rule fired on) that holds at

@@ -51,11 +51,20 @@ struct PrefixRule: Sendable, Equatable {
         return "prefix_conversion"
     }
 
+    /// The name a rule that fired on a mobile network's figures goes by: `network_volume`,
+    /// `network_conversion` (docs/fraud.md#mobile-networks).
+    static func onNetwork(_ rule: String) -> String {
+        rule.hasPrefix("prefix_") ? "network_" + rule.dropFirst("prefix_".count) : rule
+    }
+
     /// The answer to a start refused by `block`: 403 `fraud-blocked` with the seconds until it
-    /// ends; the prefix is a part of a number, so it stays out of the answer.
+    /// ends; the prefix is a part of a number, so it stays out of the answer, and so does a
+    /// network, which would say where the number is.
     static func refusal(_ block: PrefixBlock, now: Date) -> APIProblem {
+        let place = PrefixLedger.isNetwork(block.prefix)
+            ? "The phone number's range is served by a mobile network" : "The phone number lies in a range"
         var problem = APIProblem(status: 403, type: "fraud-blocked", title: "Blocked by fraud protection",
-                                 detail: "The phone number lies in a range the application's fraud protection has"
+                                 detail: place + " the application's fraud protection has"
                                      + " blocked for a while (rule \(block.rule)); retry later.")
         problem.retryAfter = max(1, Int(block.blockedUntil.timeIntervalSince(now).rounded(.up)))
         return problem

@@ -11,6 +11,8 @@ public enum SendNote: Sendable, Equatable {
     case priced(step: Int, provider: String, price: String, currency: String)
     /// A provider's final receipt (delivered or not) for a message it sent for `step`.
     case receipt(step: Int, provider: String, AcceptedSend.Receipt)
+    /// The mobile network a provider's receipt named for a message it sent for `step`.
+    case network(step: Int, provider: String, String)
 }
 
 extension Verification {
@@ -18,7 +20,8 @@ extension Verification {
     /// its provider reported no price; a reported price replaces what the send had (a table's
     /// price, or none). A receipt is kept on the oldest send of its step and provider that has
     /// none yet (a resend's receipts come in the order its messages went), so each message's
-    /// first final receipt counts once. A price or receipt for a send Tacit has no record of is dropped.
+    /// first final receipt counts once; a network likewise, on the oldest such send that names none
+    /// yet. A price, receipt or network for a send Tacit has no record of is dropped.
     mutating func keep(_ note: SendNote, prices: PriceTable, at: Date) {
         switch note {
         case .accepted(var send):
@@ -40,6 +43,12 @@ extension Verification {
                 $0.step == step && $0.provider == provider && $0.receipt == nil && $0.channel != .silentAuth
             }) else { return }
             acceptedSends[index].receipt = receipt
+        case .network(let step, let provider, let network):
+            // Kept once per message, as receipts are: a message's later receipts name the same network.
+            guard let index = acceptedSends.firstIndex(where: {
+                $0.step == step && $0.provider == provider && $0.network == nil && $0.channel != .silentAuth
+            }) else { return }
+            acceptedSends[index].network = network
         }
     }
 }

@@ -68,7 +68,8 @@ extension TacitApplication {
             group.addTask { await assembly.engine.security.streams.run() }
             group.addTask { await assembly.engine.security.ledger.run() }
             group.addTask { await assembly.housekeeper.run() }
-            let receipts = ProviderReceiptSink(runner: assembly.engine.runner, store: self.store)
+            let receipts = ProviderReceiptSink(runner: assembly.engine.runner, store: self.store,
+                                               ledger: assembly.engine.security.ledger)
             for source in dependencies.receiptSources { group.addTask { await source.run(receipts: receipts) } }
             if !Task.isCancelled, !draining.load(ordering: .relaxed) { isReady.store(true, ordering: .relaxed) }
             started.succeed(port)

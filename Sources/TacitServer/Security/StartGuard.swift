@@ -144,7 +144,8 @@ struct StartGuard: Sendable {
         await decided(.prefix(block, number: number, application: application, now: now))
         await countBlocked(start, number, application: application, at: now)
         if isNew {
-            log.warning("blocked prefix +\(block.prefix) of application \(application) for"
+            let kind = PrefixLedger.isNetwork(block.prefix) ? "network" : "prefix"
+            log.warning("blocked \(kind) \(block.shownPrefix) of application \(application) for"
                         + " \(Int(block.blockedUntil.timeIntervalSince(block.blockedAt)))s (rule \(block.rule):"
                         + " \(block.sends) sends, \(block.conversions) conversions)")
         }

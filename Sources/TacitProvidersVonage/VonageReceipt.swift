@@ -34,6 +34,8 @@ struct VonageReceipt {
         // `err-code` 0 is "delivered"; any other is the reason a message failed.
         let error = fields["err-code"].flatMap { Int($0) == 0 ? nil : $0 }
         let reference = fields["client-ref"].flatMap(CallbackReference.init)
+        // `network-code` is the MCC and MNC of the network that took the message; the report
+        // drops it unless it is 5 or 6 digits (docs/fraud.md#mobile-networks).
         report = ProviderReport(provider: VonageProvider.name, reference: reference, status: status,
                                 failures: Self.failures, deliveries: Self.deliveries,
                                 messageId: fields["messageId"], errorCode: error,

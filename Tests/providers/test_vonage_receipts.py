@@ -50,6 +50,8 @@ def test_a_receipt_signed_by_the_accounts_method_fails_the_step_with_its_error_c
     assert vonage_fake.callback(message_id, "failed", error_code=6, method="sha256", format=format) == 204
     failed = [e for e in sha256_server.events(request_id) if e["label"] == "provider:failed"]
     assert [(e["data"]["status"], e["data"]["error_code"]) for e in failed] == [("failed", 6)]
+    # The receipt's network-code (the fake's MCC and MNC) is on its event, kept as it is.
+    assert [e["data"]["network"] for e in failed] == ["23410"]
     state = sha256_server.call("GET", f"/v1/verifications/{request_id}")[1]
     assert [s["status"] for s in state["workflow"]] == ["failed", "active"]
     assert sha256_server.call("DELETE", f"/v1/verifications/{request_id}")[0] == 204

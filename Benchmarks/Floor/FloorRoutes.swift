@@ -39,7 +39,10 @@ struct FloorRoutes: Sendable {
             guard try await store.insert(id, number: number, groupBytes: groupBytes, queuesSend: sms) else {
                 return .problem(status: 409, type: "concurrent-verification", title: "Conflict", detail: "A verification is pending.")
             }
-            if sms { try await store.change(id, finishing: false, groupBytes: GroupSize.delivery, settlesSend: true) }
+            if sms {
+                try await store.change(id, finishing: false, groupBytes: GroupSize.delivery, settlesSend: true,
+                                       counting: .send)
+            }
         } catch {
             return .problem(status: 503, type: "unavailable", title: "Unavailable", detail: "The store failed.")
         }
@@ -56,7 +59,7 @@ struct FloorRoutes: Sendable {
         guard let id = request.pathParameters["id"], (try? JSONParser.parse(request.body).objectValue?["code"]) != nil else {
             return .problem(status: 400, type: "invalid-body", title: "Invalid body", detail: "code is missing.")
         }
-        return await write(id, finishing: true, groupBytes: GroupSize.check) {
+        return await write(id, finishing: true, groupBytes: GroupSize.check, counting: .conversion) {
             store.checks.add(1, ordering: .relaxed)
             return .json(bytes: Array(#"{"request_id":"\#(id)","status":"completed"}"#.utf8))
         }
@@ -69,14 +72,15 @@ struct FloorRoutes: Sendable {
 
     func answer(_ request: HTTPRequest) async -> HTTPResponse {
         let id = request.query["state"] ?? ""
-        return await write(id, finishing: false, groupBytes: GroupSize.answered) {
+        return await write(id, finishing: false, groupBytes: GroupSize.answered, counting: .silentSuccess) {
             .json(bytes: Array(#"{"request_id":"\#(id)","code":"sa_floor"}"#.utf8))
         }
     }
 
-    private func write(_ id: String, finishing: Bool, groupBytes: Int, then answer: () -> HTTPResponse) async -> HTTPResponse {
+    private func write(_ id: String, finishing: Bool, groupBytes: Int, counting counted: FloorStore.Counted? = nil,
+                       then answer: () -> HTTPResponse) async -> HTTPResponse {
         do {
-            try await store.change(id, finishing: finishing, groupBytes: groupBytes)
+            try await store.change(id, finishing: finishing, groupBytes: groupBytes, counting: counted)
             return answer()
         } catch {
             return .problem(status: 503, type: "unavailable", title: "Unavailable", detail: "The store failed.")

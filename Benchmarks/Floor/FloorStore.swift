@@ -33,6 +33,7 @@ final class FloorStore: Sendable {
             try await database.write { db in
                 let group = try Self.group(id, groupBytes, db)
                 if queuesSend { try Self.queueSend(id, at: now, db) }
+                try Self.count(.start, channel: queuesSend ? "sms" : "silent_auth", at: now, db)
                 try db.execute("""
                     INSERT INTO verifications (id, phone_index, phone_sealed, status, deadline, created_at, updated_at, last_seq, record, last_group)
                     SELECT \(id), \(number), \(Array(number.utf8)), 'pending', \(now + 900), \(now), \(now), 1, \(Self.filler(206)), \(group)
@@ -52,16 +53,52 @@ final class FloorStore: Sendable {
     /// A change to a verification: its row rewritten and one more group of events.
     /// `settlesSend` deletes the send row whose delivery the change records, as the
     /// provider's answer to a queued code does in the same transaction.
-    func change(_ id: String, finishing: Bool, groupBytes: Int, settlesSend: Bool = false) async throws {
+    func change(_ id: String, finishing: Bool, groupBytes: Int, settlesSend: Bool = false,
+                counting counted: Counted? = nil) async throws {
         let now = Date().timeIntervalSince1970
         let status = finishing ? "completed" : "pending"
         try await database.write { db in
             let group = try Self.group(id, groupBytes, db)
+            if let counted { try Self.count(counted, channel: "sms", at: now, db) }
             if settlesSend { try db.execute("DELETE FROM send_outbox WHERE id = \(Self.sendID(id))") }
             try db.execute("""
                 UPDATE verifications SET status = \(status), deadline = \(finishing ? nil : now + 900), updated_at = \(now),
                     last_seq = last_seq + 1, record = \(Self.filler(206)), last_group = \(group) WHERE id = \(id)
                 """)
+        }
+    }
+
+    /// What a change adds to the insights' rollups (docs/api.md#insights): Tacit writes a count
+    /// with the change that counts, so the two commit together or not at all, on the row of its
+    /// hour and of its day under each dimension (all, channel, country, prefix, and provider
+    /// once one sent), naming only the columns it moves, as Tacit's statements do.
+    enum Counted {
+        case start, send, silentSuccess, conversion
+
+        var columns: [String] {
+            switch self {
+            case .start: ["starts"]
+            case .send: ["sends"]
+            case .silentSuccess: ["silent_attempts", "silent_successes"]
+            case .conversion: ["conversions", "b1"]
+            }
+        }
+    }
+
+    private static func count(_ counted: Counted, channel: String, at now: Double, _ db: SQLiteConnection) throws {
+        let hour = Int64(now / 3600) * 3600
+        var keys = [("all", ""), ("channel", channel), ("country", "GB"), ("prefix", "447700")]
+        if counted != .start { keys.append(("provider", "dev")) }
+        let columns = counted.columns.joined(separator: ", ")
+        let increments = counted.columns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", ")
+        for (span, start) in [(Int64(3600), hour), (Int64(86400), hour / 86400 * 86400)] {
+            for (dimension, key) in keys {
+                try db.execute("""
+                    INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, \(raw: columns))
+                    VALUES ('dev', \(dimension), \(span), \(start), \(key), '', \(list: counted.columns.map { _ in 1 }))
+                    ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET \(raw: increments)
+                    """)
+            }
         }
     }
 

@@ -4,7 +4,8 @@
 // It answers the same routes as `tacit serve --dev` for the benchmarks' clients, on the
 // same HTTP layer, and makes exactly the durable writes the contract asks of each request,
 // through the same SQLite writer, into Tacit's own schema: the verification row (with its
-// one-pending-per-number check) and one group of timeline events the size Tacit writes.
+// one-pending-per-number check), one group of timeline events the size Tacit writes, the
+// send row a code leaves from, and the insights' rollup rows each change counts in.
 // Everything else is left out: the security gate, per-route metrics, phone parsing,
 // hashing and sealing, the state machine, rendering and redacting events, live pushes,
 // kept states, timers and webhooks. No real logic can cost less than nothing, so a rate

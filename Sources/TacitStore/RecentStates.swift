@@ -42,7 +42,9 @@ public final class RecentStates<Snapshot: Sendable>: Sendable {
             if states.newer.count >= Self.generation, states.newer[id] == nil {
                 dropped = states.older
                 states.older = states.newer
-                states.newer = [:]
+                // Sized for the generation it will hold: grown from empty, it was copied into
+                // a table twice the size fifteen times (2.5 % of a check's samples in `perf`).
+                states.newer = Dictionary(minimumCapacity: Self.generation)
             }
             states.older[id] = nil
             states.newer[id] = (snapshot, verification)

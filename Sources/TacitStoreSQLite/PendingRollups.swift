@@ -27,13 +27,6 @@ final class PendingRollups: CommitAccumulator {
     }
 
     private(set) var rows: [Row: InsightCounts] = [:]
-    /// Past this many rows a statement is prepared for its one use: the SQL differs with the
-    /// number of rows, and caching each size a batch happens to have would push out the
-    /// statements every write uses.
-    static let cachedRowLimit = 16
-    /// The most rows one statement binds, within SQLite's 32766 parameters; a batch of
-    /// 64 changes moves far fewer.
-    static let rowsPerStatement = 32_000 / (6 + InsightCounts.columns.count)
 
     init() {}
 
@@ -54,52 +47,42 @@ final class PendingRollups: CommitAccumulator {
         for (row, counts) in released.rows { rows[row, default: InsightCounts()] += counts }
     }
 
+    /// Writes each row with a statement of its own that names only the columns it moves: a
+    /// change moves one or two of the 33 (a start, a send, a conversion and its bucket), and a
+    /// statement naming all of them bound and added 33 values per row. Rows of the same columns
+    /// share a statement's text, so the few shapes there are stay prepared.
     func flush(_ connection: SQLiteConnection) throws {
         let ordered = rows.filter { !$0.value.isEmpty }.sorted { Row.precedes($0.key, $1.key) }
         rows = [:]
-        var start = 0
-        while start < ordered.count {
-            let end = min(start + Self.rowsPerStatement, ordered.count)
-            let statement = Self.upsert(ordered[start..<end])
-            try connection.execute(statement, cached: end - start <= Self.cachedRowLimit)
-            start = end
+        for (row, counts) in ordered {
+            try connection.execute(Self.upsert(row, counts))
         }
     }
 
-    /// One statement adding each row's counts to it, creating it at zero first. No row
-    /// appears twice in it: they are merged.
-    static func upsert(_ rows: ArraySlice<(key: Row, value: InsightCounts)>) -> SQL {
-        // Appended in place: a batch binds hundreds of values, and joining fragments would
-        // copy them once per row.
-        let perRow = 6 + InsightCounts.columns.count
-        var sql = SQL.StringInterpolation(literalCapacity: 600 + 100 * rows.count,
-                                          interpolationCount: perRow * rows.count)
-        sql.appendLiteral(insertHead)
-        for (index, (row, counts)) in rows.enumerated() {
-            sql.appendLiteral(index == 0 ? "(" : ", (")
-            sql.appendInterpolation(row.application)
-            sql.appendLiteral(", ")
-            sql.appendInterpolation(row.dimension.rawValue)
-            sql.appendLiteral(", ")
-            sql.appendInterpolation(row.span)
-            sql.appendLiteral(", ")
-            sql.appendInterpolation(row.hour)
-            sql.appendLiteral(", ")
-            sql.appendInterpolation(row.key)
-            sql.appendLiteral(", ")
-            sql.appendInterpolation(row.currency)
-            counts.forEachColumnValue { value in
-                sql.appendLiteral(", ")
-                sql.appendInterpolation(value)
+    /// One statement adding `counts`' non-zero columns to `row`, creating it at zero first.
+    static func upsert(_ row: Row, _ counts: InsightCounts) -> SQL {
+        var names: [String] = []
+        var increments: [String] = []
+        var values: [Int64] = []
+        var column = 0
+        counts.forEachColumnValue { value in
+            if value != 0 {
+                names.append(InsightCounts.columns[column])
+                increments.append(Self.increments[column])
+                values.append(value)
             }
-            sql.appendLiteral(")")
+            column += 1
         }
-        sql.appendLiteral(upsertTail)
-        return SQL(stringInterpolation: sql)
+        return """
+            INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, \
+            \(raw: names.joined(separator: ", ")))
+            VALUES (\(row.application), \(row.dimension.rawValue), \(row.span), \(row.hour), \(row.key), \
+            \(row.currency), \(list: values))
+            ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET \
+            \(raw: increments.joined(separator: ", "))
+            """
     }
 
-    static let insertHead = "INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, "
-        + InsightCounts.columns.joined(separator: ", ") + ") VALUES "
-    static let upsertTail = " ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET "
-        + InsightCounts.columns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", ")
+    /// Each count column's `SET` clause, in the order of `InsightCounts.columns`.
+    static let increments = InsightCounts.columns.map { "\($0) = \($0) + excluded.\($0)" }
 }

@@ -71,7 +71,7 @@ final class FloorStore: Sendable {
     /// What a change adds to the insights' rollups (docs/api.md#insights): Tacit writes a count
     /// with the change that counts, so the two commit together or not at all, on the row of its
     /// hour and of its day under each dimension (all, channel, country, prefix, and provider
-    /// once one sent), naming only the columns it moves, as Tacit's statements do.
+    /// once one sent), merged with its batch's and naming only the columns it moves, as Tacit does.
     enum Counted {
         case start, send, silentSuccess, conversion
 
@@ -89,15 +89,12 @@ final class FloorStore: Sendable {
         let hour = Int64(now / 3600) * 3600
         var keys = [("all", ""), ("channel", channel), ("country", "GB"), ("prefix", "447700")]
         if counted != .start { keys.append(("provider", "dev")) }
-        let columns = counted.columns.joined(separator: ", ")
-        let increments = counted.columns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", ")
-        for (span, start) in [(Int64(3600), hour), (Int64(86400), hour / 86400 * 86400)] {
-            for (dimension, key) in keys {
-                try db.execute("""
-                    INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, \(raw: columns))
-                    VALUES ('dev', \(dimension), \(span), \(start), \(key), '', \(list: counted.columns.map { _ in 1 }))
-                    ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET \(raw: increments)
-                    """)
+        try db.accumulate(FloorRollups.self) { rollups in
+            for (span, start) in [(Int64(3600), hour), (Int64(86400), hour / 86400 * 86400)] {
+                for (dimension, key) in keys {
+                    rollups.add(FloorRollups.Row(dimension: dimension, span: span, hour: start, key: key,
+                                                 columns: counted.columns))
+                }
             }
         }
     }

@@ -1,13 +1,12 @@
 import TacitStore
 
-/// The rollup deltas of one transaction, merged by row and written in one upsert just
-/// before it commits (docs/api.md#insights).
+/// The rollup deltas of one transaction, merged by row and written just before it commits
+/// (docs/api.md#insights).
 ///
 /// A group commit runs many changes in one transaction, and most of their rows are the same
 /// (the hour's and the day's totals, their channel's, their country's): merged, a batch of
-/// creates writes each row once, with one statement's overhead for all of it, where each
-/// change used to write its own eight. A change's deltas are held in its savepoint, so a
-/// change that fails leaves none (``CommitAccumulator``).
+/// creates writes each row once, where each change used to write its own eight. A change's
+/// deltas are held in its savepoint, so a change that fails leaves none (``CommitAccumulator``).
 final class PendingRollups: CommitAccumulator {
     /// A row of `insight_rollups`, by its primary key.
     struct Row: Hashable {

@@ -26,9 +26,7 @@ public enum Redactor {
         case .code(let digits): return .string(code(digits))
         case .secret: return .string("[redacted]")
         case .providerId(let id): return .string(providerId(id))
-        case .mobileNetwork(let network):
-            let shaped = (5...6).contains(network.utf8.count) && network.utf8.allSatisfy { (48...57).contains($0) }
-            return .string(shaped ? network : scrub(network))
+        case .mobileNetwork(let network): return .string(MobileNetwork.code(network) ?? scrub(network))
         case .list(let values): return .array(values.map(redact))
         case .object(let values): return .object(values.mapValues(redact))
         case .null: return .null

@@ -29,13 +29,8 @@ struct FraudCommandTests {
     func listAndUnblock() async throws {
         let directory = try StoreFiles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let db = directory.appendingPathComponent("tacit.db").path
-        let id = try await AppsTemplatesCommandTests.application(db)
-        let store = try SQLiteVerificationStore(path: db)
-        let now = Date()
-        try await store.setPrefixBlock(PrefixBlock(applicationId: id, prefix: "44791113", rule: "prefix_volume",
-                                                   blockedAt: now, blockedUntil: now.addingTimeInterval(3_600),
-                                                   strikes: 1, sends: 12, conversions: 0, baseline: 0.8))
+        let (db, id) = try await Self.blocked("44791113", rule: "prefix_volume", sends: 12, baseline: 0.8,
+                                              in: directory)
         let listed = await CommandRun.of(["fraud", "blocks", "list", id, "--db", db])
         let rows = listed.out.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         #expect(rows.first == ["PREFIX", "RULE", "UNTIL", "STRIKES", "SENDS", "CONVERSIONS", "BASELINE"])
@@ -55,13 +50,8 @@ struct FraudCommandTests {
     func networkBlock() async throws {
         let directory = try StoreFiles.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let db = directory.appendingPathComponent("tacit.db").path
-        let id = try await AppsTemplatesCommandTests.application(db)
-        let store = try SQLiteVerificationStore(path: db)
-        let now = Date()
-        try await store.setPrefixBlock(PrefixBlock(applicationId: id, prefix: "net:23499", rule: "network_volume",
-                                                   blockedAt: now, blockedUntil: now.addingTimeInterval(3_600),
-                                                   strikes: 1, sends: 10, conversions: 0, baseline: nil))
+        let (db, id) = try await Self.blocked("net:23499", rule: "network_volume", sends: 10, baseline: nil,
+                                              in: directory)
         let listed = await CommandRun.of(["fraud", "blocks", "list", id, "--db", db])
         let rows = listed.out.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         #expect(rows.dropFirst().map { [$0[0], $0[1]] } == [["net:23499", "network_volume"]], "\(listed.out)")
@@ -70,5 +60,18 @@ struct FraudCommandTests {
         #expect(await CommandRun.of(["fraud", "blocks", "unblock", id, "net:23499", "--db", db]).status == 0)
         let after = await CommandRun.of(["fraud", "blocks", "list", id, "--db", db])
         #expect(after.out.split(separator: "\n").count == 1, "\(after.out)")
+    }
+
+    /// A database in `directory` with an application whose `prefix` is blocked for an hour from now.
+    static func blocked(_ prefix: String, rule: String, sends: Int, baseline: Double?,
+                        in directory: URL) async throws -> (db: String, id: String) {
+        let db = directory.appendingPathComponent("tacit.db").path
+        let id = try await AppsTemplatesCommandTests.application(db)
+        let now = Date()
+        try await SQLiteVerificationStore(path: db).setPrefixBlock(
+            PrefixBlock(applicationId: id, prefix: prefix, rule: rule, blockedAt: now,
+                        blockedUntil: now.addingTimeInterval(3_600), strikes: 1, sends: sends, conversions: 0,
+                        baseline: baseline))
+        return (db, id)
     }
 }

@@ -14,10 +14,7 @@ struct FraudPrefixTwoInstanceTests {
 
     @Test("six sends on each instance block the range once both have flushed; the block reaches the other instance")
     func sharedCounters() async throws {
-        let stores = try await PostgresCluster.makeInstances(2)
-        let clock = ManualClock()
-        let first = PrefixLedger(store: try #require(stores[0] as? any PrefixLedgerStore), clock: clock)
-        let second = PrefixLedger(store: try #require(stores[1] as? any PrefixLedgerStore), clock: clock)
+        let (stores, clock, first, second) = try await Self.twoLedgers()
         let rule = try #require(PrefixRule.at(.standard))
         for index in 0..<6 {
             await first.sent(Self.attack(index), application: Self.app)
@@ -37,17 +34,15 @@ struct FraudPrefixTwoInstanceTests {
         #expect(block.prefix == "44791113" && block.sends == 12)
         // The first instance holds it after its next flush, as a block in force, not a new one.
         await first.flush()
-        #expect(await first.judge(Self.attack(22), application: Self.app, rule: rule) == .blocked(block, isNew: false))
+        #expect(await first.judge(Self.attack(22), application: Self.app, rule: rule)
+                == .blocked(block, isNew: false))
         let stored = try await (stores[0] as? any PrefixLedgerStore)?.prefixBlocks(application: Self.app)
         #expect(stored == [block])
     }
 
-    @Test("a network's sends reported on two instances are shared by the flush, and its block reaches the other instance")
+    @Test("a network's sends reported on two instances are shared by the flush; its block reaches the other instance")
     func sharedNetworkCounts() async throws {
-        let stores = try await PostgresCluster.makeInstances(2)
-        let clock = ManualClock()
-        let first = PrefixLedger(store: try #require(stores[0] as? any PrefixLedgerStore), clock: clock)
-        let second = PrefixLedger(store: try #require(stores[1] as? any PrefixLedgerStore), clock: clock)
+        let (_, clock, first, second) = try await Self.twoLedgers()
         let rule = try #require(PrefixRule.at(.standard))
         // Converting users keep every prefix of the ranges below the prefix rule.
         for index in 0..<5 {
@@ -75,6 +70,17 @@ struct FraudPrefixTwoInstanceTests {
         }
         #expect(block.prefix == "net:23499" && block.rule == "network_volume" && block.sends == 10)
         await first.flush()
-        #expect(await first.judge("+447911170005", application: Self.app, rule: rule) == .blocked(block, isNew: false))
+        #expect(await first.judge("+447911170005", application: Self.app, rule: rule)
+                == .blocked(block, isNew: false))
+    }
+
+    /// Two instances' ledgers on one PostgreSQL database, on one ManualClock, and their stores.
+    static func twoLedgers() async throws -> (stores: [any VerificationStore & RateLimitStore], clock: ManualClock,
+                                              first: PrefixLedger, second: PrefixLedger) {
+        let stores = try await PostgresCluster.makeInstances(2)
+        let clock = ManualClock()
+        let first = PrefixLedger(store: try #require(stores[0] as? any PrefixLedgerStore), clock: clock)
+        let second = PrefixLedger(store: try #require(stores[1] as? any PrefixLedgerStore), clock: clock)
+        return (stores, clock, first, second)
     }
 }

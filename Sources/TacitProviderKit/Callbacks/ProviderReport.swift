@@ -53,15 +53,10 @@ public struct ProviderReport: Sendable, Equatable {
         self.errorCode = errorCode.flatMap { code in
             (1...8).contains(code.count) && code.allSatisfy(\.isASCII) && code.allSatisfy(\.isNumber) ? code : nil
         }
-        self.network = network.flatMap(Self.network)
+        self.network = network.flatMap(MobileNetwork.code)
         let word = status.lowercased()
         let shaped = word.count <= 32 && word.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-" || $0 == "_") })
         self.status = shaped ? word : "unknown"
         kind = failures.contains(self.status) ? .failed : deliveries.contains(self.status) ? .delivered : .progress
-    }
-
-    /// `text` when it is a mobile network's MCC and MNC: 5 or 6 ASCII digits; otherwise nil.
-    public static func network(_ text: String) -> String? {
-        (5...6).contains(text.utf8.count) && text.utf8.allSatisfy({ (48...57).contains($0) }) ? text : nil
     }
 }

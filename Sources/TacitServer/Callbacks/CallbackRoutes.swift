@@ -129,10 +129,8 @@ struct CallbackRoutes: Sendable {
     private func noteNetwork(_ report: ProviderReport, reference: CallbackReference,
                              of verification: Verification) async {
         guard let ledger, let network = report.network, !verification.phoneNumber.isEmpty else { return }
-        let isNewSend = verification.acceptedSends.contains {
-            $0.step == reference.step && $0.provider == report.provider && $0.network == nil
-                && $0.channel != .silentAuth
-        }
+        let isNewSend = verification.oldestMessage(step: reference.step, provider: report.provider,
+                                                   lacking: { $0.network == nil }) != nil
         // Completed on a code step, as the check counts conversions, before any receipt named a network.
         let converted = verification.status == .completed && verification.reportedNetwork == nil
             && verification.workflow.contains { $0.status == .completed && $0.channel != .silentAuth }

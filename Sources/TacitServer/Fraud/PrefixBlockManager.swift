@@ -51,7 +51,7 @@ public struct PrefixBlockManager: Sendable {
     /// network's key, `net:` and its 5 or 6 digits.
     static func prefix(_ text: String) throws -> String {
         if PrefixLedger.isNetwork(text) {
-            guard ProviderReport.network(String(text.dropFirst(PrefixLedger.networkMark.count))) != nil else {
+            guard MobileNetwork.code(String(text.dropFirst(PrefixLedger.networkMark.count))) != nil else {
                 throw Refusal(description: "A mobile network is net: and its MCC and MNC, 5 or 6 digits (net:23410).")
             }
             return text

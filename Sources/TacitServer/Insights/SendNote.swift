@@ -39,16 +39,24 @@ extension Verification {
             acceptedSends[index].currency = currency
             acceptedSends[index].priceSource = .receipt
         case .receipt(let step, let provider, let receipt):
-            guard let index = acceptedSends.firstIndex(where: {
-                $0.step == step && $0.provider == provider && $0.receipt == nil && $0.channel != .silentAuth
-            }) else { return }
+            guard let index = oldestMessage(step: step, provider: provider, lacking: { $0.receipt == nil }) else {
+                return
+            }
             acceptedSends[index].receipt = receipt
         case .network(let step, let provider, let network):
             // Kept once per message, as receipts are: a message's later receipts name the same network.
-            guard let index = acceptedSends.firstIndex(where: {
-                $0.step == step && $0.provider == provider && $0.network == nil && $0.channel != .silentAuth
-            }) else { return }
+            guard let index = oldestMessage(step: step, provider: provider, lacking: { $0.network == nil }) else {
+                return
+            }
             acceptedSends[index].network = network
+        }
+    }
+
+    /// The oldest message `provider` sent for `step` that `lacking` says a receipt hasn't told of
+    /// yet: where the next receipt's word about it is kept. A silent check is no message.
+    func oldestMessage(step: Int, provider: String, lacking: (AcceptedSend) -> Bool) -> Int? {
+        acceptedSends.firstIndex {
+            $0.step == step && $0.provider == provider && $0.channel != .silentAuth && lacking($0)
         }
     }
 }

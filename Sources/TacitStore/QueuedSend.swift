@@ -31,7 +31,11 @@ public struct QueuedSend: Sendable, Equatable {
     }
 
     /// The key of the send for `step` of `verificationId`. It is made from ids only, never the code.
-    public static func key(verificationId: String, step: Int) -> String { "snd_\(verificationId)_\(step)" }
+    public static func key(verificationId: String, step: Int) -> String { keyPrefix(verificationId) + String(step) }
+
+    /// What every key of `verificationId`'s sends starts with: a store keeping sends by key
+    /// finds one verification's as a key range, with no index of their own.
+    public static func keyPrefix(_ verificationId: String) -> String { "snd_\(verificationId)_" }
 }
 
 /// What the send outbox holds at one moment, for `/metrics`.

@@ -3,7 +3,7 @@ public enum SQLiteSchema {
     public static let migrator = Migrator(
         coreMigrations + providerMigrations + devStateMigrations + counterMigrations + faceCredentialMigrations
             + templateMigrations + testNumberMigrations + safeListMigrations + geoPermissionMigrations
-            + prefixLedgerMigrations + insightMigrations)
+            + prefixLedgerMigrations + insightMigrations + sendOutboxMigrations)
 
     /// The migrations up to retention's column (001 to 020); `providerMigrations` follow.
     static let coreMigrations = [

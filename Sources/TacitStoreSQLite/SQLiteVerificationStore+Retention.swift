@@ -43,7 +43,15 @@ extension SQLiteVerificationStore {
             try db.execute("DELETE FROM webhook_outbox WHERE request_id IN (SELECT value FROM json_each(\(batch)))")
             let outbox = db.changes
             // A finished verification's send is dropped unsent by the worker; one not taken yet goes here.
-            try db.execute("DELETE FROM send_outbox WHERE request_id IN (SELECT value FROM json_each(\(batch)))")
+            // Each verification's sends are a range of the outbox's keys (`sendKeys`).
+            let ranges = ids.map { Self.sendKeys(of: $0) }.map { [$0.from, $0.upTo] }
+            let keyRanges = String(decoding: try JSONEncoder().encode(ranges), as: UTF8.self)
+            try db.execute("""
+                DELETE FROM send_outbox WHERE id IN (
+                    SELECT s.id FROM json_each(\(keyRanges)) r JOIN send_outbox s
+                    ON s.id >= r.value ->> 0 AND s.id < r.value ->> 1
+                    WHERE s.request_id IN (SELECT value FROM json_each(\(batch))))
+                """)
             try db.execute("DELETE FROM verifications WHERE id IN (SELECT value FROM json_each(\(batch)))")
             // Sequence numbers run from 1 without gaps, so the last one is the event count.
             let events = try rows.reduce(0) { $0 + (try $1.int("last_seq")) }

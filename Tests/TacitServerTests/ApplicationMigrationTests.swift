@@ -18,6 +18,12 @@ struct ApplicationMigrationTests {
         let connection = try SQLiteConnection(path: path)
         defer { connection.close() }
         try connection.executeScript("""
+            DROP TABLE send_outbox;
+            CREATE TABLE send_outbox (id TEXT PRIMARY KEY, request_id TEXT NOT NULL, step INTEGER NOT NULL,
+                channel TEXT NOT NULL, sealed_code BLOB NOT NULL, created_at REAL NOT NULL, due_at REAL NOT NULL);
+            CREATE INDEX send_outbox_due ON send_outbox(due_at);
+            CREATE INDEX send_outbox_request ON send_outbox(request_id);
+            DELETE FROM schema_migrations WHERE name = 'sends_002_keyed_outbox';
             DROP INDEX verifications_by_application_created;
             DROP TABLE insight_rollups;
             ALTER TABLE verifications DROP COLUMN region;

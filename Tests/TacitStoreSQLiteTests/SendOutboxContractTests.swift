@@ -56,4 +56,25 @@ struct SendOutboxContractTests {
         #expect(try await store.nextSendDue() == nil)
         #expect(try await store.sendOutboxGauge(now: Self.now) == SendOutboxGauge())
     }
+
+    @Test("a verification's rows are read and swept by its own id, never with those of an id that begins with it",
+          arguments: Kind.allCases)
+    func rowsBelongToTheirOwnId(kind: Kind) async throws {
+        let (store, _) = try await StoreContractTests.make(kind)
+        // "v1_2" starts with "v1" and the separator of a send's key: its keys sort inside v1's.
+        _ = try await store.insert(StoreContractTests.verification("v1", "+99012345671"), events: [], outbox: [],
+                                   sends: [Self.row("v1"), Self.row("v1", step: 1)], at: Self.now, idempotency: nil)
+        _ = try await store.insert(StoreContractTests.verification("v1_2", "+99012345672"), events: [], outbox: [],
+                                   sends: [Self.row("v1_2")], at: Self.now, idempotency: nil)
+        #expect(try await store.queuedSends(verificationId: "v1").map(\.step).sorted() == [0, 1])
+        #expect(try await store.queuedSends(verificationId: "v1_2").map(\.id) == [Self.row("v1_2").id])
+
+        _ = try await store.update(id: "v1", at: Self.now) { v in
+            v = StoreContractTests.cancelled(v, at: Self.now)
+            return StoreChange(())
+        }
+        _ = try await store.sweepFinished(before: Self.now.addingTimeInterval(60), limit: 10)
+        #expect(try await store.queuedSends(verificationId: "v1").isEmpty, "the swept verification's rows went with it")
+        #expect(try await store.queuedSends(verificationId: "v1_2").count == 1, "the pending one's row stayed")
+    }
 }

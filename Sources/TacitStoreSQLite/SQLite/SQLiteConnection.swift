@@ -45,6 +45,12 @@ public final class SQLiteConnection {
             guard mode == .text("wal") else {
                 throw SQLiteError(code: SQLITE_CANTOPEN, message: "The database could not be switched to WAL mode.")
             }
+            // A savepoint keeps the pages it changes in a sub-journal, so that it can roll back
+            // alone; a group commit runs each write in one, and past 64 KB SQLite spills that
+            // journal to a temporary file: more than half of a create's pwrite calls went
+            // there, to a file deleted at the commit (docs/performance.md#savepoints-kept-in-memory).
+            // In memory it is a copy of each page, never a system call.
+            try executeScript("PRAGMA temp_store = MEMORY")
         }
         try executeScript("PRAGMA synchronous = \(options.synchronous.rawValue)")
         try executeScript("PRAGMA foreign_keys = ON")

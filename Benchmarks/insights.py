@@ -6,7 +6,7 @@ The million rows are loaded straight into the store, not through the API (creati
 by one would take hours): the verification rows with their indexed columns, and the rollup
 rows Tacit would have written as they happened. The rollups are generated here by the same
 rules InsightTally applies to each change (docs/api.md#insights), each on its hour's row and
-its day's: a start in the hour it was created under all, its first channel, its region and its prefix; an accepted send with its
+its day's: a start in the hour it was created under its first channel, its region and its prefix; an accepted send with its
 price under its channel, provider, region and prefix; a conversion with its bucket of time to
 verify under the step's channel and provider; a silent step that ended as an attempt. Rows are
 summed per (application, dimension, hour, key, currency) before they are written, exactly as the
@@ -65,8 +65,7 @@ class Rollups:
 
     def add(self, hour, counts, channel, provider, region, prefix, currency=""):
         """`counts` (column index, amount) on the hour's row and the day's, in every dimension with a key."""
-        for dimension, key in (("all", ""), ("channel", channel), ("provider", provider), ("country", region),
-                               ("prefix", prefix)):
+        for dimension, key in (("channel", channel), ("provider", provider), ("country", region), ("prefix", prefix)):
             if key is None:
                 continue
             for span, start in ((3600, hour), (86400, hour // 86400 * 86400)):

@@ -70,7 +70,7 @@ final class FloorStore: Sendable {
 
     /// What a change adds to the insights' rollups (docs/api.md#insights): Tacit writes a count
     /// with the change that counts, so the two commit together or not at all, on the row of its
-    /// hour and of its day under each dimension (all, channel, country, prefix, and provider
+    /// hour and of its day under each dimension (channel, country, prefix, and provider
     /// once one sent), merged with its batch's and naming only the columns it moves, as Tacit does.
     enum Counted {
         case start, send, silentSuccess, conversion
@@ -87,7 +87,7 @@ final class FloorStore: Sendable {
 
     private static func count(_ counted: Counted, channel: String, at now: Double, _ db: SQLiteConnection) throws {
         let hour = Int64(now / 3600) * 3600
-        var keys = [("all", ""), ("channel", channel), ("country", "GB"), ("prefix", "447700")]
+        var keys = [("channel", channel), ("country", "GB"), ("prefix", "447700")]
         if counted != .start { keys.append(("provider", "dev")) }
         try db.accumulate(FloorRollups.self) { rollups in
             for (span, start) in [(Int64(3600), hour), (Int64(86400), hour / 86400 * 86400)] {

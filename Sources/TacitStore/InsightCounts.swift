@@ -99,18 +99,19 @@ public struct InsightCounts: Sendable, Equatable {
     }
 }
 
-/// The dimensions rollups are kept by; `all` has one key, the empty string.
+/// The dimensions rollups are kept by. Every count has a key under each but `provider` (a start
+/// has none), so the rows of any of the others sum to the totals: no dimension of its own keeps
+/// them. Databases from before keep the `all` rows they have; nothing reads them.
 public enum InsightDimension: String, Sendable, CaseIterable {
-    case all, channel, country, provider, prefix
+    case channel, country, provider, prefix
 
     /// Its place among the dimensions, for the order rows are written in.
     var order: Int {
         switch self {
-        case .all: 0
-        case .channel: 1
-        case .country: 2
-        case .provider: 3
-        case .prefix: 4
+        case .channel: 0
+        case .country: 1
+        case .provider: 2
+        case .prefix: 3
         }
     }
 }

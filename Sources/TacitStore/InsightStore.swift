@@ -19,7 +19,8 @@ public protocol InsightStore: Sendable {
     func addRollups(_ deltas: [RollupDelta], application: String) async throws
 }
 
-/// How a summary groups: by a rollup dimension, or by UTC day (from the rows for all).
+/// How a summary groups: by a rollup dimension, or by UTC day (from the channel rows, which
+/// every count has).
 public enum InsightGrouping: Sendable, Equatable {
     case dimension(InsightDimension)
     case day
@@ -27,7 +28,7 @@ public enum InsightGrouping: Sendable, Equatable {
     /// The rollup dimension whose rows are read.
     public var dimension: InsightDimension {
         if case .dimension(let dimension) = self { return dimension }
-        return .all
+        return .channel
     }
 }
 

@@ -150,11 +150,11 @@ public enum InsightTally {
             return RollupDelta.ordered(deltas)
         }
 
-        /// `counts` under the row for all, the channel's, the provider's, the region's and the prefix's.
+        /// `counts` under the row of the channel, the provider, the region and the prefix.
         mutating func add(_ counts: InsightCounts, channel: Channel?, provider: String?, currency: String = "") {
-            add(counts, .all, "", currency)
             // Every count has one key in each dimension but provider's (a start has no provider),
-            // so a summary by channel, region or prefix sums to the totals without reading them apart.
+            // so a summary by channel, region or prefix sums to the totals without reading them apart,
+            // and the totals are the channel rows' sum: a row for all would be a fifth more writes.
             add(counts, .channel, channel?.rawValue ?? "", currency)
             if let provider { add(counts, .provider, provider, currency) }
             add(counts, .country, region ?? "", currency)

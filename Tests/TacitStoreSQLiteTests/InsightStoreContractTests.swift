@@ -70,7 +70,8 @@ struct InsightStoreContractTests {
             Self.completed(&$0, at: Self.now.addingTimeInterval(3600))
         }
         let from = RollupDelta.hour(of: Self.now), to = from + 7200
-        let all = try await store.rollupSums(application: app, fromHour: from, toHour: to, grouping: .dimension(.all))
+        // The channel rows are the totals: every count has a channel, the empty one when it named none.
+        let all = try await store.rollupSums(application: app, fromHour: from, toHour: to, grouping: .dimension(.channel))
         let counts = all.filter { $0.currency.isEmpty }.reduce(into: InsightCounts()) { $0 += $1.counts }
         #expect(counts.starts == 3)
         #expect(counts.sends == 2)
@@ -98,7 +99,8 @@ struct InsightStoreContractTests {
         let sms = firstHour.filter { $0.currency.isEmpty && $0.key == "sms" }.reduce(into: InsightCounts()) { $0 += $1.counts }
         #expect(sms.starts == 2)
         #expect(sms.conversions == 1, "the conversion an hour later is in the next hour's rows")
-        let other = try await store.rollupSums(application: "other", fromHour: from, toHour: to, grouping: .dimension(.all))
+        let other = try await store.rollupSums(application: "other", fromHour: from, toHour: to,
+                                               grouping: .dimension(.channel))
         #expect(other.isEmpty)
     }
 
@@ -153,8 +155,8 @@ struct InsightStoreContractTests {
         let byPrefix = try await counts(.prefix)
         #expect(byPrefix["+44909"]?.blocked == 2 && byPrefix["+44909"]?.starts == 0)
         #expect(byPrefix["+44740"]?.starts == 1 && byPrefix["+44740"]?.blocked == 0)
-        let all = try await counts(.all)
-        #expect(all[""]?.blocked == 2 && all[""]?.starts == 1)
+        let all = try await counts(.channel).values.reduce(into: InsightCounts()) { $0 += $1 }
+        #expect(all.blocked == 2 && all.starts == 1)
         #expect(try await counts(.country)["GB"]?.blocked == 2)
         #expect(try await counts(.channel)["sms"]?.blocked == 2)
         #expect(try await counts(.provider).isEmpty, "a refused start has no provider")

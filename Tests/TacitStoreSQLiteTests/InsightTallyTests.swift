@@ -25,14 +25,15 @@ struct InsightTallyTests {
             .reduce(into: InsightCounts()) { $0 += $1.counts }
     }
 
-    @Test("a create counts a start under all, its first channel, its region and its prefix, hour and day; no provider")
+    @Test("a create counts a start under its first channel, its region and its prefix, hour and day: six rows, no provider")
     func start() {
         let deltas = InsightTally.deltas(from: nil, to: Self.started([.sms]), events: [], at: Self.now)
-        for (dimension, key) in [(InsightDimension.all, ""), (.channel, "sms"), (.country, "GB"), (.prefix, "+44740")] {
+        for (dimension, key) in [(InsightDimension.channel, "sms"), (.country, "GB"), (.prefix, "+44740")] {
             #expect(Self.counts(deltas, dimension, key).starts == 1)
             #expect(Self.counts(deltas, dimension, key, span: RollupDelta.daySpan).starts == 1)
         }
         #expect(!deltas.contains { $0.dimension == .provider })
+        #expect(deltas.count == 6, "the totals are the channel rows' sum: no row of their own")
         #expect(deltas == RollupDelta.ordered(deltas), "rows in the one order every transaction writes them")
     }
 
@@ -53,7 +54,8 @@ struct InsightTallyTests {
         machine = WorkflowMachine(failed, now: Self.now.addingTimeInterval(60))
         _ = machine.handle(.timerFired(step: 0))
         failed = machine.verification
-        let lost = Self.counts(InsightTally.deltas(from: before, to: failed, events: [], at: Self.now), .all, "")
+        let lost = Self.counts(InsightTally.deltas(from: before, to: failed, events: [], at: Self.now), .channel,
+                               "silent_auth")
         #expect((lost.silentAttempts, lost.silentSuccesses, lost.conversions) == (1, 0, 0))
     }
 
@@ -106,7 +108,7 @@ struct InsightTallyTests {
         #expect(byProvider.deliveryHistogram[InsightCounts.bucket(7)] == 1)
         #expect(byProvider.medianDeliverySeconds == 7.5)
         #expect(Self.counts(delivered, .country, "GB").delivered == 1)
-        #expect(Self.counts(delivered, .all, "", span: RollupDelta.daySpan).delivered == 1)
+        #expect(Self.counts(delivered, .country, "GB", span: RollupDelta.daySpan).delivered == 1)
 
         var failed = after
         failed.acceptedSends[1].receipt = .failed

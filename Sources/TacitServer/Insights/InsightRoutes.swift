@@ -95,10 +95,11 @@ struct InsightRoutes: Sendable {
         let fromHour = RollupDelta.hour(of: from), toHour = RollupDelta.hour(of: to)
         let sums = try await store.rollupSums(application: application, fromHour: fromHour, toHour: toHour,
                                               grouping: grouping)
-        // Only by provider do the groups leave counts out (starts): otherwise they sum to the totals.
+        // Only by provider do the groups leave counts out (starts): otherwise they sum to the totals,
+        // as the channel rows always do.
         let totals = grouping == .dimension(.provider)
             ? try await store.rollupSums(application: application, fromHour: fromHour, toHour: toHour,
-                                         grouping: .dimension(.all))
+                                         grouping: .dimension(.channel))
             : sums
         let summary = InsightSummary(from: Date(timeIntervalSince1970: Double(fromHour)),
                                      to: Date(timeIntervalSince1970: Double(toHour)), grouping: grouping,

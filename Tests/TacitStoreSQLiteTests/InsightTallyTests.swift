@@ -25,7 +25,7 @@ struct InsightTallyTests {
             .reduce(into: InsightCounts()) { $0 += $1.counts }
     }
 
-    @Test("a create counts a start under its first channel, its region and its prefix, hour and day: six rows, no provider")
+    @Test("a create counts a start under its first channel, its region and its prefix, hour and day: six rows")
     func start() {
         let deltas = InsightTally.deltas(from: nil, to: Self.started([.sms]), events: [], at: Self.now)
         for (dimension, key) in [(InsightDimension.channel, "sms"), (.country, "GB"), (.prefix, "+44740")] {

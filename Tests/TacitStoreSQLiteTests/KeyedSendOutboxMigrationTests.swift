@@ -23,13 +23,15 @@ struct KeyedSendOutboxMigrationTests {
         let store = try SQLiteVerificationStore(path: file.path)
         try await store.migrate()
         let owed = try await store.queuedSends(verificationId: "v1")
+        let created = Date(timeIntervalSince1970: 100), due = Date(timeIntervalSince1970: 130)
         #expect(owed == [QueuedSend(id: key, verificationId: "v1", step: 2, channel: "sms", sealedCode: [9, 9],
-                                    createdAt: Date(timeIntervalSince1970: 100), dueAt: Date(timeIntervalSince1970: 130))])
+                                    createdAt: created, dueAt: due)])
         #expect(try await store.nextSendDue() == Date(timeIntervalSince1970: 130))
 
         let connection = try SQLiteConnection(path: file.path)
         defer { connection.close() }
-        let indexes = try connection.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'send_outbox'")
+        let indexes = try connection
+            .query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'send_outbox'")
             .map { try $0.string("name") }
         #expect(indexes == ["send_outbox_due"], "the key's own index and the one by verification are gone")
     }

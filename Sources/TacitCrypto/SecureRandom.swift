@@ -5,8 +5,8 @@ import Synchronization
 public enum SecureRandom {
     /// Bytes drawn from OpenSSL ahead of use and handed out in order, each once. A call to
     /// `RAND_bytes` costs about a microsecond and a half whatever its size (its DRBG's lock and
-    /// set-up), and a create made five of them (its id, its code, the nonces of the fields it
-    /// seals): one draw of 4 KB now serves about a hundred creates
+    /// set-up), and a create made five of them (its id, its code, its client token, the nonces
+    /// of the two fields it seals): one draw of 4 KB now serves about a hundred creates
     /// (docs/performance.md#random-bytes-drawn-ahead). The bytes are as unpredictable as
     /// OpenSSL's own; a handed-out byte is zeroed in the pool, so it is never given twice.
     private static let pool = Mutex(Pool())

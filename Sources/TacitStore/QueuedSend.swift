@@ -36,6 +36,14 @@ public struct QueuedSend: Sendable, Equatable {
     /// What every key of `verificationId`'s sends starts with: a store keeping sends by key
     /// finds one verification's as a key range, with no index of their own.
     public static func keyPrefix(_ verificationId: String) -> String { "snd_\(verificationId)_" }
+
+    /// The keys `verificationId`'s sends can have: from the prefix up to, not including, the prefix
+    /// with its last character, `_`, replaced by the one after it. Another id that starts with this
+    /// one and an underscore falls in the range too, so a reader also matches the verification.
+    public static func keyRange(_ verificationId: String) -> (from: String, upTo: String) {
+        let prefix = keyPrefix(verificationId)
+        return (prefix, String(prefix.dropLast()) + "`")
+    }
 }
 
 /// What the send outbox holds at one moment, for `/metrics`.

@@ -43,8 +43,8 @@ extension SQLiteVerificationStore {
             try db.execute("DELETE FROM webhook_outbox WHERE request_id IN (SELECT value FROM json_each(\(batch)))")
             let outbox = db.changes
             // A finished verification's send is dropped unsent by the worker; one not taken yet goes here.
-            // Each verification's sends are a range of the outbox's keys (`sendKeys`).
-            let ranges = ids.map { Self.sendKeys(of: $0) }.map { [$0.from, $0.upTo] }
+            // Each verification's sends are a range of the outbox's keys (`QueuedSend.keyRange`).
+            let ranges = ids.map { id in QueuedSend.keyRange(id) }.map { range in [range.from, range.upTo] }
             let keyRanges = String(decoding: try JSONEncoder().encode(ranges), as: UTF8.self)
             try db.execute("""
                 DELETE FROM send_outbox WHERE id IN (

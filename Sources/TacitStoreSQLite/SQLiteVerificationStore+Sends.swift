@@ -38,7 +38,7 @@ extension SQLiteVerificationStore {
 
     public func queuedSends(verificationId: String) async throws -> [QueuedSend] {
         try await database.read { db in
-            let keys = Self.sendKeys(of: verificationId)
+            let keys = QueuedSend.keyRange(verificationId)
             return try db.query("""
                 SELECT * FROM send_outbox
                 WHERE id >= \(keys.from) AND id < \(keys.upTo) AND request_id = \(verificationId)
@@ -74,15 +74,6 @@ extension SQLiteVerificationStore {
 
     static func deleteSends(_ ids: [String], _ db: SQLiteConnection) throws {
         for id in ids { try db.execute("DELETE FROM send_outbox WHERE id = \(id)") }
-    }
-
-    /// The range of keys `verificationId`'s sends have (`QueuedSend.keyPrefix`): the prefix, up to
-    /// the prefix with its last character, `_`, replaced by the one after it. Another id that
-    /// starts with this one and an underscore falls in the range too, so readers also match
-    /// `request_id`.
-    static func sendKeys(of verificationId: String) -> (from: String, upTo: String) {
-        let prefix = QueuedSend.keyPrefix(verificationId)
-        return (prefix, String(prefix.dropLast()) + "`")
     }
 
     static func queuedSend(_ row: Row) throws -> QueuedSend {

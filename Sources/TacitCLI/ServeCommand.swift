@@ -92,7 +92,8 @@ enum ServeCommand: Command {
     private static func serve(_ configuration: ServerConfiguration, dependencies: TacitApplication.Dependencies,
                               silent: SilentProviderRouter?, _ context: CommandContext) async throws {
         var dependencies = dependencies
-        let store = try StoreFactory.open(configuration)
+        let (store, held) = try await StoreFactory.openForServing(configuration, now: dependencies.clock.now())
+        defer { withExtendedLifetime(held) {} }
         let clients = ServeProviders.camaraAtDevOperator(configuration, dependencies: &dependencies)
         DevProviders.wire(into: &dependencies, configuration: configuration, state: store.sharedDevState,
                           clients: clients)

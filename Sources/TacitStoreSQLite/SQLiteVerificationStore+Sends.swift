@@ -18,6 +18,17 @@ extension SQLiteVerificationStore {
         }
     }
 
+    /// Makes every leased row due at `now`, and returns how many were. Only for a server
+    /// that holds the file's `SQLiteServingLock`: no other process can hold a lease then, so
+    /// each one found is a dead process's, and its send need not wait for the lease to end.
+    public func releaseSendLeases(now: Date) async throws -> Int {
+        let nowSeconds = now.timeIntervalSince1970
+        return try await database.write { db in
+            try db.execute("UPDATE send_outbox SET due_at = \(nowSeconds) WHERE due_at > \(nowSeconds)")
+            return db.changes
+        }
+    }
+
     public func leaseSend(id: String, until: Date) async throws {
         try await database.write { db in
             try db.execute("UPDATE send_outbox SET due_at = \(until.timeIntervalSince1970) WHERE id = \(id)")

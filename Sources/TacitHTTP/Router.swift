@@ -67,8 +67,14 @@ public struct Router: Sendable {
     private func matches(_ request: HTTPRequest) -> [(Route, [String: String])] {
         let parts = request.pathSegments
         var found: [(Route, [String: String])] = []
+        // The key grows a segment at a time (`joined` over substrings cost more than the match).
+        var key = ""
         for depth in 0...min(parts.count, Self.indexedSegments) {
-            for route in routesByLeadingLiterals[parts.prefix(depth).joined(separator: "/")] ?? [] {
+            if depth > 0 {
+                if depth > 1 { key += "/" }
+                key += parts[depth - 1]
+            }
+            for route in routesByLeadingLiterals[key] ?? [] {
                 if let captured = route.pattern.match(parts) { found.append((route, captured)) }
             }
         }

@@ -24,17 +24,23 @@ class HAProxy:
         self.process = subprocess.Popen([binary, "-db", "-f", self.config], stdout=self.log, stderr=subprocess.STDOUT)
 
     def wait_ready(self, timeout=20):
-        """Until a request through it reaches an instance's /readyz."""
+        """Until a request through it reaches an instance's /readyz. Fails at once when HAProxy
+        has exited (its port taken meanwhile, say), and either way with what it logged."""
         deadline = time.time() + timeout
-        while time.time() < deadline:
+        last = None
+        while time.time() < deadline and self.process.poll() is None:
             try:
                 with urllib.request.urlopen(self.url + "/readyz", timeout=2) as reply:
                     if reply.status == 200:
                         return
-            except Exception:
-                pass
+            except Exception as error:
+                last = error
             time.sleep(0.1)
-        raise RuntimeError("HAProxy reached no ready instance")
+        self.log.flush()
+        with open(os.path.join(self.directory, "haproxy.log")) as log:
+            logged = log.read()[-2000:]
+        state = "exited " + str(self.process.returncode) if self.process.poll() is not None else "running"
+        raise RuntimeError(f"HAProxy ({state}) reached no ready instance; last answer: {last}; its log:\n{logged}")
 
     def stop(self):
         self.process.terminate()

@@ -7,7 +7,8 @@ import Foundation
 /// each out, and a code queued before a kill still leaves within its step
 /// (docs/providers.md#durable-sends). The lock is `flock` on a file beside the database,
 /// never on the database itself (closing any descriptor of the database drops SQLite's own
-/// locks), and the kernel lets it go when the process ends, however it ends. Several instances need PostgreSQL.
+/// locks), and the kernel lets it go when the process ends, however it ends. Several
+/// instances need PostgreSQL.
 public final class SQLiteServingLock: Sendable {
     /// Another process (or another server in this one) serves the file.
     public struct Taken: Error, CustomStringConvertible {

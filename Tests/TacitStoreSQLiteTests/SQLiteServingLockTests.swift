@@ -15,7 +15,9 @@ struct SQLiteServingLockTests {
         var first: SQLiteServingLock? = try SQLiteServingLock(databasePath: file.path)
         #expect(throws: SQLiteServingLock.Taken.self) { try SQLiteServingLock(databasePath: file.path) }
         let other = try TemporaryDatabase()
-        #expect(throws: Never.self, "another file is another lock") { _ = try SQLiteServingLock(databasePath: other.path) }
+        #expect(throws: Never.self, "another file is another lock") {
+            _ = try SQLiteServingLock(databasePath: other.path)
+        }
         withExtendedLifetime(first) {}
         first = nil
         #expect(throws: Never.self) { _ = try SQLiteServingLock(databasePath: file.path) }
@@ -27,8 +29,8 @@ struct SQLiteServingLockTests {
         let store = try SQLiteVerificationStore(path: file.path)
         try await store.migrate()
         store.protect(with: StoreContractTests.Protection())
-        for id in ["v1", "v2"] {
-            _ = try await store.insert(StoreContractTests.verification(id, id == "v1" ? "+99012345670" : "+99012345671"), events: [], outbox: [],
+        for (id, number) in [("v1", "+99012345670"), ("v2", "+99012345671")] {
+            _ = try await store.insert(StoreContractTests.verification(id, number), events: [], outbox: [],
                                        sends: [SendOutboxContractTests.row(id)], at: Self.now, idempotency: nil)
         }
         let held = try await store.claimSends(now: Self.now, lease: 10, limit: 1)

@@ -18,41 +18,15 @@ final class FloorRollups: CommitAccumulator {
         for (row, count) in released.rows { rows[row, default: 0] += count }
     }
 
-    /// Rows that move the same columns go in one statement, in runs of 16, 8, 4, 2 or 1 rows,
-    /// as Tacit writes them.
+    /// Through Tacit's own rollup writer (`RollupUpserts`), rows that move the same columns together.
     func flush(_ connection: SQLiteConnection) throws {
-        var byColumns: [[String]: [(row: Row, count: Int64)]] = [:]
-        for (row, count) in rows { byColumns[row.columns, default: []].append((row, count)) }
+        var byColumns: [[String]: [RollupUpserts.Row]] = [:]
+        for (row, count) in rows {
+            byColumns[row.columns, default: []].append(RollupUpserts.Row(
+                application: "dev", dimension: row.dimension, span: row.span, hour: row.hour, key: row.key,
+                currency: "", values: row.columns.map { _ in count }))
+        }
         rows = [:]
-        for (columns, written) in byColumns {
-            var left = written[...]
-            while !left.isEmpty {
-                let size = [16, 8, 4, 2, 1].first { $0 <= left.count } ?? 1
-                try connection.execute(Self.upsert(left.prefix(size), columns: columns))
-                left = left.dropFirst(size)
-            }
-        }
-    }
-
-    private static func upsert(_ rows: ArraySlice<(row: Row, count: Int64)>, columns: [String]) -> SQL {
-        var statement = SQL.StringInterpolation(literalCapacity: 400, interpolationCount: rows.count * 8)
-        statement.appendLiteral("INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, ")
-        statement.appendLiteral(columns.joined(separator: ", ") + ") VALUES ")
-        for (index, (row, count)) in rows.enumerated() {
-            statement.appendLiteral(index == 0 ? "('dev', " : ", ('dev', ")
-            statement.appendInterpolation(row.dimension)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.span)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.hour)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.key)
-            statement.appendLiteral(", '', ")
-            statement.appendInterpolation(list: columns.map { _ in count })
-            statement.appendLiteral(")")
-        }
-        statement.appendLiteral(" ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET ")
-        statement.appendLiteral(columns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "))
-        return SQL(stringInterpolation: statement)
+        for (columns, written) in byColumns { try RollupUpserts.write(written, columns: columns, connection) }
     }
 }

@@ -49,34 +49,26 @@ final class PendingRollups: CommitAccumulator {
         for (row, counts) in released.rows { rows[row, default: InsightCounts()] += counts }
     }
 
-    /// Writes the rows, each statement naming only the columns its rows move: a change moves
-    /// one or two of the 33 (a start, a send, a conversion and its bucket), and a statement
-    /// naming all of them bound and added 33 values per row. Rows that move the same columns
-    /// go in one statement, many rows at once (a create's 14 rows were 14 statements, each
-    /// built, looked up, bound, stepped and reset), in runs of 16, 8, 4, 2 or 1 rows, so the
-    /// few texts there are stay prepared.
+    /// Writes the rows in key order, those that move the same columns together
+    /// (`RollupUpserts`): a change moves one or two of the 33 columns (a start, a send, a
+    /// conversion and its bucket), and a statement naming all of them bound and added 33
+    /// values per row; one statement a row was 14 statements a create.
     func flush(_ connection: SQLiteConnection) throws {
         let ordered = rows.filter { !$0.value.isEmpty }.sorted { Row.precedes($0.key, $1.key) }
         rows = [:]
         var shapes: [[Int]] = []
-        var byShape: [[Int]: [(row: Row, values: [Int64])]] = [:]
+        var byShape: [[Int]: [RollupUpserts.Row]] = [:]
         for (row, counts) in ordered {
             let (columns, values) = Self.moved(counts)
             if byShape[columns] == nil { shapes.append(columns) }
-            byShape[columns, default: []].append((row, values))
+            byShape[columns, default: []].append(RollupUpserts.Row(
+                application: row.application, dimension: row.dimension.rawValue, span: row.span, hour: row.hour,
+                key: row.key, currency: row.currency, values: values))
         }
         for columns in shapes {
-            var left = byShape[columns]![...]
-            while !left.isEmpty {
-                let size = Self.runSizes.first { $0 <= left.count } ?? 1
-                try connection.execute(Self.upsert(left.prefix(size), columns: columns))
-                left = left.dropFirst(size)
-            }
+            try RollupUpserts.write(byShape[columns]!, columns: columns.map { InsightCounts.columns[$0] }, connection)
         }
     }
-
-    /// How many rows one statement adds, largest first.
-    static let runSizes = [16, 8, 4, 2, 1]
 
     /// The columns `counts` moves (by their index in `InsightCounts.columns`) and by how much.
     static func moved(_ counts: InsightCounts) -> (columns: [Int], values: [Int64]) {
@@ -92,37 +84,4 @@ final class PendingRollups: CommitAccumulator {
         }
         return (columns, values)
     }
-
-    /// One statement adding each row's `values` to its `columns`, creating the row at zero first.
-    /// Built in one buffer: joining fragments copied the text and bindings once a row.
-    static func upsert(_ rows: ArraySlice<(row: Row, values: [Int64])>, columns: [Int]) -> SQL {
-        var statement = SQL.StringInterpolation(literalCapacity: 160 + 40 * rows.count,
-                                                interpolationCount: rows.count * (6 + columns.count))
-        statement.appendLiteral("INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, ")
-        statement.appendLiteral(columns.map { InsightCounts.columns[$0] }.joined(separator: ", "))
-        statement.appendLiteral(") VALUES ")
-        for (index, (row, values)) in rows.enumerated() {
-            statement.appendLiteral(index == 0 ? "(" : ", (")
-            statement.appendInterpolation(row.application)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.dimension.rawValue)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.span)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.hour)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.key)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.currency)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(list: values)
-            statement.appendLiteral(")")
-        }
-        statement.appendLiteral(" ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET ")
-        statement.appendLiteral(columns.map { Self.increments[$0] }.joined(separator: ", "))
-        return SQL(stringInterpolation: statement)
-    }
-
-    /// Each count column's `SET` clause, in the order of `InsightCounts.columns`.
-    static let increments = InsightCounts.columns.map { "\($0) = \($0) + excluded.\($0)" }
 }

@@ -1,0 +1,56 @@
+/// How rollup rows reach `insight_rollups` (docs/api.md#insights): rows that move the same
+/// columns go in one statement naming only those columns, many rows at once, each row
+/// created at zero first and then added to. Runs are 16, 8, 4, 2 or 1 rows, so the few
+/// statement texts there are stay prepared. Tacit's writer (`PendingRollups`) and the
+/// benchmarks' floor both write through it.
+public enum RollupUpserts {
+    /// One row's key and what it adds to each of the statement's columns, in their order.
+    public struct Row: Sendable {
+        public var application: String
+        public var dimension: String
+        public var span: Int64
+        public var hour: Int64
+        public var key: String
+        public var currency: String
+        public var values: [Int64]
+
+        public init(application: String, dimension: String, span: Int64, hour: Int64, key: String,
+                    currency: String, values: [Int64]) {
+            (self.application, self.dimension, self.span, self.hour) = (application, dimension, span, hour)
+            (self.key, self.currency, self.values) = (key, currency, values)
+        }
+    }
+
+    /// How many rows one statement adds, largest first.
+    static let runSizes = [16, 8, 4, 2, 1]
+
+    /// Writes `rows`, each adding its values to `columns`, in order.
+    public static func write(_ rows: [Row], columns: [String], _ connection: SQLiteConnection) throws {
+        var left = rows[...]
+        while !left.isEmpty {
+            let size = runSizes.first { $0 <= left.count } ?? 1
+            try connection.execute(statement(left.prefix(size), columns: columns))
+            left = left.dropFirst(size)
+        }
+    }
+
+    /// One statement for `rows`, built in one buffer: joining fragments copied the text and
+    /// bindings once a row.
+    static func statement(_ rows: ArraySlice<Row>, columns: [String]) -> SQL {
+        var statement = SQL.StringInterpolation(literalCapacity: 160 + 40 * rows.count,
+                                                interpolationCount: rows.count * (6 + columns.count))
+        statement.appendLiteral("INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, ")
+        statement.appendLiteral(columns.joined(separator: ", "))
+        statement.appendLiteral(") VALUES ")
+        for (index, row) in rows.enumerated() {
+            let key: [SQLiteValue] = [row.application.sqliteValue, row.dimension.sqliteValue, row.span.sqliteValue,
+                                      row.hour.sqliteValue, row.key.sqliteValue, row.currency.sqliteValue]
+            statement.appendLiteral(index == 0 ? "(" : ", (")
+            statement.appendInterpolation(list: key + row.values.map(\.sqliteValue))
+            statement.appendLiteral(")")
+        }
+        statement.appendLiteral(" ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET ")
+        statement.appendLiteral(columns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "))
+        return SQL(stringInterpolation: statement)
+    }
+}

@@ -20,13 +20,13 @@ struct FraudNetworkTests {
     /// Ten converting users on 23410, then ten attack sends on 23499 with their receipts.
     static func traffic(_ ledger: PrefixLedger) async {
         for index in 0..<10 {
-            await ledger.sent(legit(index), application: app)
+            ledger.sent(legit(index), application: app)
             await ledger.reported("23410", for: legit(index), application: app, isNewSend: true)
             await ledger.converted(legit(index), application: app, network: "23410")
         }
         for index in 0..<10 {
             #expect(await ledger.judge(attack(index), application: app, rule: standard) == .allowed, "\(index)")
-            await ledger.sent(attack(index), application: app)
+            ledger.sent(attack(index), application: app)
             await ledger.reported("23499", for: attack(index), application: app, isNewSend: true)
         }
     }
@@ -68,11 +68,11 @@ struct FraudNetworkTests {
     @Test("a network whose users convert is not blocked: a conversion counts for the network the receipt named, one made before the receipt came too")
     func conversionsCountForTheNetwork() async throws {
         let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
-        await ledger.sent(Self.legit(1), application: Self.app)
+        ledger.sent(Self.legit(1), application: Self.app)
         await ledger.reported("23410", for: Self.legit(1), application: Self.app, isNewSend: true)
         await ledger.converted(Self.legit(1), application: Self.app, network: "23410")
         // Converted before its receipt: the receipt counts the send and the conversion.
-        await ledger.sent(Self.legit(2), application: Self.app)
+        ledger.sent(Self.legit(2), application: Self.app)
         await ledger.converted(Self.legit(2), application: Self.app)
         await ledger.reported("23410", for: Self.legit(2), application: Self.app, isNewSend: true, converted: true)
         // A later receipt for the same message maps the range but counts nothing again.

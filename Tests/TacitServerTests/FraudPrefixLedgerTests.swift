@@ -19,7 +19,7 @@ struct FraudPrefixLedgerTests {
     /// `count` legitimate sends, most of them converted, so the application has a baseline.
     static func converting(_ ledger: PrefixLedger, count: Int = 40) async {
         for index in 0..<count {
-            await ledger.sent(legit(index), application: app)
+            ledger.sent(legit(index), application: app)
             if index % 10 < 8 { await ledger.converted(legit(index), application: app) }
         }
     }
@@ -31,10 +31,10 @@ struct FraudPrefixLedgerTests {
         await Self.converting(ledger)
         for index in 0..<9 {
             #expect(await ledger.judge(Self.attack(index), application: Self.app, rule: Self.standard) == .allowed)
-            await ledger.sent(Self.attack(index), application: Self.app)
+            ledger.sent(Self.attack(index), application: Self.app)
         }
         #expect(await ledger.judge(Self.attack(9), application: Self.app, rule: Self.standard) == .allowed)
-        await ledger.sent(Self.attack(9), application: Self.app)
+        ledger.sent(Self.attack(9), application: Self.app)
         guard case .blocked(let block, true) = await ledger.judge(Self.attack(10), application: Self.app,
                                                                    rule: Self.standard) else {
             Issue.record("the tenth unconverted send did not block the range")
@@ -60,13 +60,13 @@ struct FraudPrefixLedgerTests {
         let countries = ["3361", "4915", "3460", "3934", "3161", "5511", "9198", "6141", "8190", "4850", "5255", "1415"]
         for round in 0..<10 {
             for country in countries {
-                await ledger.sent("+\(country)\(1_000_000 + round * 7_919)", application: Self.app)
+                ledger.sent("+\(country)\(1_000_000 + round * 7_919)", application: Self.app)
             }
         }
         for country in countries {
             #expect(await ledger.judge("+\(country)2345678", application: Self.app, rule: Self.standard) == .allowed)
         }
-        for index in 0..<12 { await ledger.sent("+99890" + String(format: "%07d", index * 811), application: Self.app) }
+        for index in 0..<12 { ledger.sent("+99890" + String(format: "%07d", index * 811), application: Self.app) }
         guard case .blocked(let block, true) = await ledger.judge("+998901234567", application: Self.app,
                                                                    rule: Self.standard) else {
             Issue.record("a range taking 12 of the last 100 sends without a conversion was not blocked")
@@ -78,8 +78,8 @@ struct FraudPrefixLedgerTests {
     @Test("when a country's prefix fires only because its users add to an attacked range's sends, the range is blocked, not the country")
     func narrowestRangeBlocked() async throws {
         let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
-        for index in 0..<4 { await ledger.sent("+4479003" + String(format: "%05d", index * 2_111), application: Self.app) }
-        for index in 0..<6 { await ledger.sent("+44791120" + String(format: "%04d", index * 97), application: Self.app) }
+        for index in 0..<4 { ledger.sent("+4479003" + String(format: "%05d", index * 2_111), application: Self.app) }
+        for index in 0..<6 { ledger.sent("+44791120" + String(format: "%04d", index * 97), application: Self.app) }
         guard case .blocked(let block, true) = await ledger.judge("+447911209999", application: Self.app,
                                                                    rule: Self.standard) else {
             Issue.record("ten unconverted sends under 4479 blocked nothing")
@@ -93,7 +93,7 @@ struct FraudPrefixLedgerTests {
     func lowConversionAndManyConversions() async throws {
         let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
         await Self.converting(ledger)
-        for index in 0..<30 { await ledger.sent("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
+        for index in 0..<30 { ledger.sent("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
         for index in 0..<2 { await ledger.converted("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
         guard case .blocked(let block, true) = await ledger.judge("+491511299999", application: Self.app,
                                                                    rule: Self.standard) else {
@@ -104,7 +104,7 @@ struct FraudPrefixLedgerTests {
         // Three conversions are more than standard's two: the range is used by people.
         let other = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
         await Self.converting(other)
-        for index in 0..<30 { await other.sent("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
+        for index in 0..<30 { other.sent("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
         for index in 0..<3 { await other.converted("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
         #expect(await other.judge("+491511299999", application: Self.app, rule: Self.standard) == .allowed)
     }
@@ -137,7 +137,7 @@ struct FraudPrefixLedgerTests {
         for expected in [3_600.0, 21_600, 86_400, 86_400] {
             await Self.converting(ledger)
             for _ in 0..<10 {
-                await ledger.sent(Self.attack(next), application: Self.app)
+                ledger.sent(Self.attack(next), application: Self.app)
                 next += 1
             }
             guard case .blocked(let block, true) = await ledger.judge(Self.attack(next), application: Self.app,
@@ -164,14 +164,14 @@ struct FraudPrefixLedgerTests {
         let clock = ManualClock()
         let store = InMemoryStore()
         let ledger = PrefixLedger(store: store, clock: clock)
-        for index in 0..<10 { await ledger.sent(Self.attack(index), application: Self.app) }
+        for index in 0..<10 { ledger.sent(Self.attack(index), application: Self.app) }
         #expect(await ledger.judge(Self.attack(10), application: Self.app, rule: Self.standard) != .allowed)
         let manager = PrefixBlockManager(store: store, clock: clock, ledger: ledger)
         #expect(try await manager.unblock(application: Self.app, prefix: "+44770090"))
         #expect(try await !manager.unblock(application: Self.app, prefix: "+44770090"))
         #expect(await ledger.judge(Self.attack(10), application: Self.app, rule: Self.standard) == .allowed)
         await ledger.flush()
-        for index in 11..<30 { await ledger.sent(Self.attack(index), application: Self.app) }
+        for index in 11..<30 { ledger.sent(Self.attack(index), application: Self.app) }
         #expect(await ledger.judge(Self.attack(31), application: Self.app, rule: Self.standard) == .allowed)
         #expect(try await manager.list(application: Self.app).isEmpty)
     }

@@ -203,7 +203,7 @@ public struct FraudBacktest: Sendable {
                 blocked[moment.start] = (refusal.prefix, refusal.rule)
                 if refusal.isNew { report.blocksDecided += 1 }
             case .send:
-                if blocked[moment.start] == nil { await ledger.sent(start.phoneNumber, application: application) }
+                if blocked[moment.start] == nil { ledger.sent(start.phoneNumber, application: application) }
             case .conversion:
                 if blocked[moment.start] == nil { await ledger.converted(start.phoneNumber, application: application) }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TacitCore
 import TacitStore
 
@@ -42,6 +43,11 @@ actor PrefixLedger {
         let application: String, prefix: String, bucket: Int64
     }
 
+    /// A code sent and not yet counted: its number, application and minute.
+    private struct Arrival: Sendable {
+        let e164: String, application: String, bucket: Int64
+    }
+
     let store: any PrefixLedgerStore
     let clock: any TacitClock
     /// The window's sums per application and prefix, and per application, as last read back.
@@ -67,6 +73,10 @@ actor PrefixLedger {
     private var recentNetworks: [String: RecentSends] = [:]
     /// Each application's ranges, by their deepest prefix, and the network receipts last named for each.
     private var ranges: [String: NetworkRanges] = [:]
+    /// Codes sent since the ledger last ran: a send is noted here under a lock rather than by a
+    /// hop onto the actor, which every send would otherwise wait its turn for. Everything that
+    /// reads or writes the counts takes them in first (`countArrivals`), so none is missed.
+    private let arrivals = Mutex<[Arrival]>([])
 
     init(store: any PrefixLedgerStore, clock: any TacitClock) {
         self.store = store
@@ -88,16 +98,29 @@ actor PrefixLedger {
     /// Whether a ledger key is a mobile network's rather than a digit prefix.
     static func isNetwork(_ key: String) -> Bool { key.hasPrefix(networkMark) }
 
-    /// Counts a code handed to a provider for `e164`.
-    func sent(_ e164: String, application: String) {
-        let prefixes = Self.prefixes(of: e164)
-        count(prefixes, application, Tally(sends: 1))
-        recent[application, default: RecentSends()].add(prefixes)
+    /// Counts a code handed to a provider for `e164`, in the minute it was sent.
+    nonisolated func sent(_ e164: String, application: String) {
+        let arrival = Arrival(e164: e164, application: application, bucket: Self.bucket(clock.now()))
+        arrivals.withLock { $0.append(arrival) }
+    }
+
+    /// Counts the sends noted since the last call, in the order they were noted.
+    private func countArrivals() {
+        let taken = arrivals.withLock { arrivals in
+            defer { arrivals.removeAll(keepingCapacity: true) }
+            return arrivals
+        }
+        for arrival in taken {
+            let prefixes = Self.prefixes(of: arrival.e164)
+            count(prefixes, arrival.application, Tally(sends: 1), bucket: arrival.bucket)
+            recent[arrival.application, default: RecentSends()].add(prefixes)
+        }
     }
 
     /// Counts a conversion: a code checked right, or a silent success; for `network` too (its MCC
     /// and MNC) when a receipt said the verification's code went to it.
     func converted(_ e164: String, application: String, network: String? = nil) {
+        countArrivals()
         count(Self.prefixes(of: e164), application, Tally(conversions: 1))
         if let network { count([Self.networkKey(network)], application, Tally(conversions: 1), totals: false) }
     }
@@ -108,6 +131,7 @@ actor PrefixLedger {
     /// `converted` (its verification converted before the receipt came, when no network was known).
     /// The send was counted under the number's prefixes when it went, so not again here.
     func reported(_ network: String, for e164: String, application: String, isNewSend: Bool, converted: Bool = false) {
+        countArrivals()
         let key = Self.networkKey(network)
         if let range = Self.prefixes(of: e164).first {
             ranges[application, default: NetworkRanges()].learn(key, for: range)
@@ -122,11 +146,13 @@ actor PrefixLedger {
         Self.prefixes(of: e164).first.flatMap { ranges[application]?.network(of: $0) }
     }
 
-    /// Adds `tally` to each of `prefixes`, and to the application's totals unless `totals` is
-    /// false: a network's send or conversion was counted there already, under the number's prefixes.
-    private func count(_ prefixes: [String], _ application: String, _ tally: Tally, totals: Bool = true) {
+    /// Adds `tally` to each of `prefixes` in `bucket` (the current minute when nil), and to the
+    /// application's totals unless `totals` is false: a network's send or conversion was counted
+    /// there already, under the number's prefixes.
+    private func count(_ prefixes: [String], _ application: String, _ tally: Tally, bucket: Int64? = nil,
+                       totals: Bool = true) {
         guard !prefixes.isEmpty else { return }
-        let bucket = Self.bucket(clock.now())
+        let bucket = bucket ?? Self.bucket(clock.now())
         for prefix in prefixes {
             pending[Row(application: application, prefix: prefix, bucket: bucket), default: Tally()] =
                 pending[Row(application: application, prefix: prefix, bucket: bucket), default: Tally()] + tally
@@ -148,6 +174,7 @@ actor PrefixLedger {
 
     /// The window's figures for one prefix of the application, and its baseline.
     func tally(_ prefix: String, application: String) -> Tally {
+        countArrivals()
         let now = clock.now()
         let read = isStoredFresh(now) ? stored[application]?[prefix] ?? Tally() : Tally()
         return read + Self.windowed(unwritten[application]?[prefix], now: now)
@@ -155,6 +182,7 @@ actor PrefixLedger {
 
     /// The application's conversion over the window, nil while it has too few sends to say.
     func baseline(application: String) -> Double? {
+        countArrivals()
         let now = clock.now()
         let read = isStoredFresh(now) ? storedTotals[application] ?? Tally() : Tally()
         let total = read + Self.windowed(unwrittenTotals[application], now: now)
@@ -169,6 +197,7 @@ actor PrefixLedger {
     /// range receipts placed on a mobile network meets that network's block, and its rule after
     /// the prefixes' (docs/fraud.md#mobile-networks).
     func judge(_ e164: String, application: String, rule: PrefixRule, deciding: Bool = true) async -> Verdict {
+        countArrivals()
         let now = clock.now()
         let prefixes = Self.prefixes(of: e164)
         let held = blocks[application] ?? [:]
@@ -264,6 +293,7 @@ actor PrefixLedger {
     /// A store that fails keeps the counts for the next flush.
     func flush() async {
         guard !flushing else { return }
+        countArrivals()
         flushing = true
         defer { flushing = false }
         let now = clock.now()

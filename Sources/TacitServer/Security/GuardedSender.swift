@@ -28,7 +28,7 @@ struct GuardedSender: MessageSender {
         if result.isAccepted {
             await monitor.sent()
             if message.to.hasPrefix("+") {
-                await ledger.sent(message.to, application: message.applicationId ?? Application.defaultID)
+                ledger.sent(message.to, application: message.applicationId ?? Application.defaultID)
             }
         }
         return result

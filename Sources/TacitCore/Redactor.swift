@@ -58,13 +58,7 @@ public enum Redactor {
     /// Masks every run of 4 or more digits (a code or a number typed into free text),
     /// every token-shaped word and every email address.
     public static func scrub(_ text: String) -> String {
-        var digitRun = 0
-        var needsMasking = false
-        for byte in text.utf8 {
-            digitRun = (48...57).contains(byte) ? digitRun + 1 : 0
-            if digitRun >= 4 { needsMasking = true; break }
-        }
-        guard needsMasking else { return scrubAddresses(scrubTokens(text)) }
+        guard holdsDigitsToMask(text) else { return scrubAddresses(scrubTokens(text)) }
         // Works on UTF-8 bytes: digits and "+" are ASCII, everything else is copied as is.
         let maskBytes = Array(mask.utf8)
         var output: [UInt8] = []
@@ -97,6 +91,34 @@ public enum Redactor {
         }
         if !run.isEmpty { flush() }
         return scrubAddresses(scrubTokens(String(decoding: output, as: UTF8.self)))
+    }
+
+    /// Whether the masking pass below would change `text`: a run of 4 or more digits, other
+    /// than the 4 a redacted number keeps right after its mask. Most notes quote a number
+    /// already redacted (`+99•••••5670`) and nothing else, so they skip the pass's copy.
+    private static func holdsDigitsToMask(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let maskBytes = Array(mask.utf8)
+            var index = 0
+            while index < bytes.count {
+                let start = index
+                let plus = bytes[index] == UInt8(ascii: "+")
+                if plus { index += 1 }
+                var digits = 0
+                while index < bytes.count, (48...57).contains(bytes[index]) {
+                    digits += 1
+                    index += 1
+                }
+                if digits >= 4 {
+                    let afterMask = !plus && start >= maskBytes.count
+                        && bytes[(start - maskBytes.count)..<start].elementsEqual(maskBytes)
+                    if digits > 4 || !afterMask { return true }
+                }
+                if index == start { index += 1 }
+            }
+            return false
+        }
     }
 
     static let tokenPrefixes = ["ct_", "sa_", "tk_", "whsec_", "cu_", "sk_"]

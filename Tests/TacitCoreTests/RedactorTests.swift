@@ -40,6 +40,9 @@ struct RedactorTests {
         ("a+b + 12", "a+b + 12"),
         ("•••••5671234", "••••••••••"),
         ("+99•••••5671 then 4821", "+99•••••5671 then ••••"),
+        ("+99•••••5670, +44•••••1234.", "+99•••••5670, +44•••••1234."),
+        ("•+1234", "•+••••"),
+        ("••1234", "••1234"),
     ])
     func scrub(text: String, expected: String) {
         #expect(Redactor.scrub(text) == expected)

@@ -22,7 +22,7 @@ struct FraudNetworkTests {
         for index in 0..<10 {
             ledger.sent(legit(index), application: app)
             await ledger.reported("23410", for: legit(index), application: app, isNewSend: true)
-            await ledger.converted(legit(index), application: app, network: "23410")
+            ledger.converted(legit(index), application: app, network: "23410")
         }
         for index in 0..<10 {
             #expect(await ledger.judge(attack(index), application: app, rule: standard) == .allowed, "\(index)")
@@ -70,10 +70,10 @@ struct FraudNetworkTests {
         let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
         ledger.sent(Self.legit(1), application: Self.app)
         await ledger.reported("23410", for: Self.legit(1), application: Self.app, isNewSend: true)
-        await ledger.converted(Self.legit(1), application: Self.app, network: "23410")
+        ledger.converted(Self.legit(1), application: Self.app, network: "23410")
         // Converted before its receipt: the receipt counts the send and the conversion.
         ledger.sent(Self.legit(2), application: Self.app)
-        await ledger.converted(Self.legit(2), application: Self.app)
+        ledger.converted(Self.legit(2), application: Self.app)
         await ledger.reported("23410", for: Self.legit(2), application: Self.app, isNewSend: true, converted: true)
         // A later receipt for the same message maps the range but counts nothing again.
         await ledger.reported("23410", for: Self.legit(2), application: Self.app, isNewSend: false)
@@ -84,7 +84,7 @@ struct FraudNetworkTests {
 
         let converting = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
         await Self.traffic(converting)
-        for index in 0..<3 { await converting.converted(Self.attack(index), application: Self.app, network: "23499") }
+        for index in 0..<3 { converting.converted(Self.attack(index), application: Self.app, network: "23499") }
         #expect(await converting.judge("+447911135555", application: Self.app, rule: Self.standard) == .allowed,
                 "three conversions, more than standard's two: real people use it")
     }

@@ -20,7 +20,7 @@ struct FraudPrefixLedgerTests {
     static func converting(_ ledger: PrefixLedger, count: Int = 40) async {
         for index in 0..<count {
             ledger.sent(legit(index), application: app)
-            if index % 10 < 8 { await ledger.converted(legit(index), application: app) }
+            if index % 10 < 8 { ledger.converted(legit(index), application: app) }
         }
     }
 
@@ -94,7 +94,7 @@ struct FraudPrefixLedgerTests {
         let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
         await Self.converting(ledger)
         for index in 0..<30 { ledger.sent("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
-        for index in 0..<2 { await ledger.converted("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
+        for index in 0..<2 { ledger.converted("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
         guard case .blocked(let block, true) = await ledger.judge("+491511299999", application: Self.app,
                                                                    rule: Self.standard) else {
             Issue.record("a prefix converting 2 of 30 against a baseline of 80 % was not blocked")
@@ -105,7 +105,7 @@ struct FraudPrefixLedgerTests {
         let other = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
         await Self.converting(other)
         for index in 0..<30 { other.sent("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
-        for index in 0..<3 { await other.converted("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
+        for index in 0..<3 { other.converted("+4915112" + String(format: "%05d", index * 13), application: Self.app) }
         #expect(await other.judge("+491511299999", application: Self.app, rule: Self.standard) == .allowed)
     }
 

@@ -17,8 +17,8 @@ struct FraudPrefixTwoInstanceTests {
         let (stores, clock, first, second) = try await Self.twoLedgers()
         let rule = try #require(PrefixRule.at(.standard))
         for index in 0..<6 {
-            await first.sent(Self.attack(index), application: Self.app)
-            await second.sent(Self.attack(index + 6), application: Self.app)
+            first.sent(Self.attack(index), application: Self.app)
+            second.sent(Self.attack(index + 6), application: Self.app)
         }
         #expect(await first.judge(Self.attack(20), application: Self.app, rule: rule) == .allowed)
         #expect(await second.judge(Self.attack(20), application: Self.app, rule: rule) == .allowed)
@@ -47,15 +47,15 @@ struct FraudPrefixTwoInstanceTests {
         // Converting users keep every prefix of the ranges below the prefix rule.
         for index in 0..<5 {
             let legit = "+44791112" + String(format: "%04d", index * 37)
-            await first.sent(legit, application: Self.app)
-            await first.converted(legit, application: Self.app)
+            first.sent(legit, application: Self.app)
+            first.converted(legit, application: Self.app)
         }
         // Five ranges, one number each per instance, on network 23499.
         for index in 0..<5 {
             let mine = "+4479111\(3 + index)" + "0001", theirs = "+4479111\(3 + index)" + "0002"
-            await first.sent(mine, application: Self.app)
+            first.sent(mine, application: Self.app)
             await first.reported("23499", for: mine, application: Self.app, isNewSend: true)
-            await second.sent(theirs, application: Self.app)
+            second.sent(theirs, application: Self.app)
             await second.reported("23499", for: theirs, application: Self.app, isNewSend: true)
         }
         #expect(await second.judge("+447911130003", application: Self.app, rule: rule) == .allowed)

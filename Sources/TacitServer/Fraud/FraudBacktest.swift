@@ -205,7 +205,7 @@ public struct FraudBacktest: Sendable {
             case .send:
                 if blocked[moment.start] == nil { ledger.sent(start.phoneNumber, application: application) }
             case .conversion:
-                if blocked[moment.start] == nil { await ledger.converted(start.phoneNumber, application: application) }
+                if blocked[moment.start] == nil { ledger.converted(start.phoneNumber, application: application) }
             }
         }
         var rows: [String: Row] = [:]

@@ -43,9 +43,15 @@ actor PrefixLedger {
         let application: String, prefix: String, bucket: Int64
     }
 
-    /// A code sent and not yet counted: its number, application and minute.
+    /// A send or a conversion not yet counted: its number, application and minute.
     private struct Arrival: Sendable {
-        let e164: String, application: String, bucket: Int64
+        enum Kind: Sendable {
+            case sent
+            /// With the mobile network a receipt named for the verification's code, if one did.
+            case converted(network: String?)
+        }
+
+        let kind: Kind, e164: String, application: String, bucket: Int64
     }
 
     let store: any PrefixLedgerStore
@@ -73,9 +79,10 @@ actor PrefixLedger {
     private var recentNetworks: [String: RecentSends] = [:]
     /// Each application's ranges, by their deepest prefix, and the network receipts last named for each.
     private var ranges: [String: NetworkRanges] = [:]
-    /// Codes sent since the ledger last ran: a send is noted here under a lock rather than by a
-    /// hop onto the actor, which every send would otherwise wait its turn for. Everything that
-    /// reads or writes the counts takes them in first (`countArrivals`), so none is missed.
+    /// Sends and conversions since the ledger last ran: each is noted here under a lock rather
+    /// than by a hop onto the actor, which every send and every right code would otherwise wait
+    /// its turn for. Everything that reads or writes the counts takes them in first
+    /// (`countArrivals`), so none is missed.
     private let arrivals = Mutex<[Arrival]>([])
 
     init(store: any PrefixLedgerStore, clock: any TacitClock) {
@@ -100,11 +107,21 @@ actor PrefixLedger {
 
     /// Counts a code handed to a provider for `e164`, in the minute it was sent.
     nonisolated func sent(_ e164: String, application: String) {
-        let arrival = Arrival(e164: e164, application: application, bucket: Self.bucket(clock.now()))
+        note(.sent, e164, application)
+    }
+
+    /// Counts a conversion: a code checked right, or a silent success; for `network` too (its MCC
+    /// and MNC) when a receipt said the verification's code went to it.
+    nonisolated func converted(_ e164: String, application: String, network: String? = nil) {
+        note(.converted(network: network), e164, application)
+    }
+
+    private nonisolated func note(_ kind: Arrival.Kind, _ e164: String, _ application: String) {
+        let arrival = Arrival(kind: kind, e164: e164, application: application, bucket: Self.bucket(clock.now()))
         arrivals.withLock { $0.append(arrival) }
     }
 
-    /// Counts the sends noted since the last call, in the order they were noted.
+    /// Counts the sends and conversions noted since the last call, in the order they were noted.
     private func countArrivals() {
         let taken = arrivals.withLock { arrivals in
             defer { arrivals.removeAll(keepingCapacity: true) }
@@ -112,17 +129,18 @@ actor PrefixLedger {
         }
         for arrival in taken {
             let prefixes = Self.prefixes(of: arrival.e164)
-            count(prefixes, arrival.application, Tally(sends: 1), bucket: arrival.bucket)
-            recent[arrival.application, default: RecentSends()].add(prefixes)
+            switch arrival.kind {
+            case .sent:
+                count(prefixes, arrival.application, Tally(sends: 1), bucket: arrival.bucket)
+                recent[arrival.application, default: RecentSends()].add(prefixes)
+            case .converted(let network):
+                count(prefixes, arrival.application, Tally(conversions: 1), bucket: arrival.bucket)
+                if let network {
+                    count([Self.networkKey(network)], arrival.application, Tally(conversions: 1),
+                          bucket: arrival.bucket, totals: false)
+                }
+            }
         }
-    }
-
-    /// Counts a conversion: a code checked right, or a silent success; for `network` too (its MCC
-    /// and MNC) when a receipt said the verification's code went to it.
-    func converted(_ e164: String, application: String, network: String? = nil) {
-        countArrivals()
-        count(Self.prefixes(of: e164), application, Tally(conversions: 1))
-        if let network { count([Self.networkKey(network)], application, Tally(conversions: 1), totals: false) }
     }
 
     /// Learns from a receipt that named `network` (MCC and MNC) for a message to `e164`: the

@@ -92,7 +92,7 @@ struct SecurityGate: Sendable {
         if tally?.wasCommitted != true { await checks.record(answer.result, for: verification) }
         if answer.result == .completed, verification.activeChannel != .silentAuth { await monitor.verified() }
         if answer.result == .completed, !verification.phoneNumber.isEmpty {
-            await ledger.converted(verification.phoneNumber, application: verification.applicationId,
+            ledger.converted(verification.phoneNumber, application: verification.applicationId,
                                    network: verification.reportedNetwork)
         }
         return answer.response

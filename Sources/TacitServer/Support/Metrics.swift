@@ -5,10 +5,20 @@ import TacitCore
 /// Counters for `/metrics`, in Prometheus text format.
 public final class Metrics: Sendable {
     private struct State {
-        var requests: [String: Int] = [:]
+        var requests: [RequestKey: Int] = [:]
         var outcomes: [String: Int] = [:]
-        var sends: [String: Int] = [:]
+        var sends: [SendKey: Int] = [:]
         var started = 0
+    }
+    /// A counter's labels are kept as their values and written out only when `/metrics` is
+    /// read: every request counts one, and building its label text each time cost a string.
+    private struct RequestKey: Hashable {
+        let method: String, route: String, status: Int
+        var labels: String { "method=\"\(method)\",route=\"\(route)\",status=\"\(status)\"" }
+    }
+    private struct SendKey: Hashable {
+        let channel: Channel, accepted: Bool
+        var labels: String { "channel=\"\(channel.rawValue)\",result=\"\(accepted ? "accepted" : "refused")\"" }
     }
     private let state = Mutex(State())
     /// Blocks other parts append to the exposition text (e.g. security counters).
@@ -19,7 +29,7 @@ public final class Metrics: Sendable {
     func addSection(_ render: @escaping @Sendable () -> String) { sections.withLock { $0.append(render) } }
 
     func request(route: String, method: String, status: Int) {
-        let key = "method=\"\(method)\",route=\"\(route)\",status=\"\(status)\""
+        let key = RequestKey(method: method, route: route, status: status)
         state.withLock { $0.requests[key, default: 0] += 1 }
     }
 
@@ -38,7 +48,7 @@ public final class Metrics: Sendable {
     }
 
     func sent(_ channel: Channel, accepted: Bool) {
-        let key = "channel=\"\(channel.rawValue)\",result=\"\(accepted ? "accepted" : "refused")\""
+        let key = SendKey(channel: channel, accepted: accepted)
         state.withLock { $0.sends[key, default: 0] += 1 }
     }
 
@@ -48,8 +58,8 @@ public final class Metrics: Sendable {
         var lines: [String] = []
         lines.append("# HELP tacit_http_requests_total HTTP requests by route and status.")
         lines.append("# TYPE tacit_http_requests_total counter")
-        for (key, value) in snapshot.requests.sorted(by: { $0.key < $1.key }) {
-            lines.append("tacit_http_requests_total{\(key)} \(value)")
+        for (labels, value) in snapshot.requests.map({ ($0.key.labels, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+            lines.append("tacit_http_requests_total{\(labels)} \(value)")
         }
         lines.append("# HELP tacit_verifications_started_total Verifications started.")
         lines.append("# TYPE tacit_verifications_started_total counter")
@@ -61,8 +71,8 @@ public final class Metrics: Sendable {
         }
         lines.append("# HELP tacit_messages_total Code messages handed to a sender.")
         lines.append("# TYPE tacit_messages_total counter")
-        for (key, value) in snapshot.sends.sorted(by: { $0.key < $1.key }) {
-            lines.append("tacit_messages_total{\(key)} \(value)")
+        for (labels, value) in snapshot.sends.map({ ($0.key.labels, $0.value) }).sorted(by: { $0.0 < $1.0 }) {
+            lines.append("tacit_messages_total{\(labels)} \(value)")
         }
         lines.append("# HELP tacit_verifications_pending Verifications pending now.")
         lines.append("# TYPE tacit_verifications_pending gauge")

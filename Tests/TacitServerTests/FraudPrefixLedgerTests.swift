@@ -175,4 +175,18 @@ struct FraudPrefixLedgerTests {
         #expect(await ledger.judge(Self.attack(31), application: Self.app, rule: Self.standard) == .allowed)
         #expect(try await manager.list(application: Self.app).isEmpty)
     }
+
+    @Test("a send and a conversion count in the minute they were made, however late the ledger takes them in")
+    func countedInTheirMinute() async {
+        let clock = ManualClock()
+        let ledger = PrefixLedger(store: InMemoryStore(), clock: clock)
+        ledger.sent(Self.attack(1), application: Self.app)
+        ledger.converted(Self.attack(1), application: Self.app)
+        clock.advance(by: 30 * 60)
+        ledger.sent(Self.attack(2), application: Self.app)
+        // Nothing has read the counts yet: the first two fall out of the hour's window before
+        // the ledger takes them in, and only the later send is left in it.
+        clock.advance(by: 31 * 60)
+        #expect(await ledger.tally("44770090", application: Self.app) == PrefixLedger.Tally(sends: 1))
+    }
 }

@@ -20,13 +20,11 @@ final class FloorRollups: CommitAccumulator {
 
     /// Through Tacit's own rollup writer (`RollupUpserts`), rows that move the same columns together.
     func flush(_ connection: SQLiteConnection) throws {
-        var byColumns: [[String]: [RollupUpserts.Row]] = [:]
-        for (row, count) in rows {
-            byColumns[row.columns, default: []].append(RollupUpserts.Row(
-                application: "dev", dimension: row.dimension, span: row.span, hour: row.hour, key: row.key,
-                currency: "", values: row.columns.map { _ in count }))
+        let written = rows.map { row, count in
+            RollupUpserts.Row(application: "dev", dimension: row.dimension, span: row.span, hour: row.hour,
+                              key: row.key, currency: "", columns: row.columns, values: row.columns.map { _ in count })
         }
         rows = [:]
-        for (columns, written) in byColumns { try RollupUpserts.write(written, columns: columns, connection) }
+        try RollupUpserts.write(written, connection)
     }
 }

@@ -56,18 +56,12 @@ final class PendingRollups: CommitAccumulator {
     func flush(_ connection: SQLiteConnection) throws {
         let ordered = rows.filter { !$0.value.isEmpty }.sorted { Row.precedes($0.key, $1.key) }
         rows = [:]
-        var shapes: [[Int]] = []
-        var byShape: [[Int]: [RollupUpserts.Row]] = [:]
-        for (row, counts) in ordered {
+        try RollupUpserts.write(ordered.map { row, counts in
             let (columns, values) = Self.moved(counts)
-            if byShape[columns] == nil { shapes.append(columns) }
-            byShape[columns, default: []].append(RollupUpserts.Row(
-                application: row.application, dimension: row.dimension.rawValue, span: row.span, hour: row.hour,
-                key: row.key, currency: row.currency, values: values))
-        }
-        for columns in shapes {
-            try RollupUpserts.write(byShape[columns]!, columns: columns.map { InsightCounts.columns[$0] }, connection)
-        }
+            return RollupUpserts.Row(application: row.application, dimension: row.dimension.rawValue, span: row.span,
+                                     hour: row.hour, key: row.key, currency: row.currency,
+                                     columns: columns.map { InsightCounts.columns[$0] }, values: values)
+        }, connection)
     }
 
     /// The columns `counts` moves (by their index in `InsightCounts.columns`) and by how much.

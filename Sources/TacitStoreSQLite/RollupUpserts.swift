@@ -4,7 +4,7 @@
 /// statement texts there are stay prepared. Tacit's writer (`PendingRollups`) and the
 /// benchmarks' floor both write through it.
 public enum RollupUpserts {
-    /// One row's key and what it adds to each of the statement's columns, in their order.
+    /// One row's key, the columns it moves and what it adds to each, in their order.
     public struct Row: Sendable {
         public var application: String
         public var dimension: String
@@ -12,25 +12,35 @@ public enum RollupUpserts {
         public var hour: Int64
         public var key: String
         public var currency: String
+        public var columns: [String]
         public var values: [Int64]
 
         public init(application: String, dimension: String, span: Int64, hour: Int64, key: String,
-                    currency: String, values: [Int64]) {
+                    currency: String, columns: [String], values: [Int64]) {
             (self.application, self.dimension, self.span, self.hour) = (application, dimension, span, hour)
-            (self.key, self.currency, self.values) = (key, currency, values)
+            (self.key, self.currency, self.columns, self.values) = (key, currency, columns, values)
         }
     }
 
     /// How many rows one statement adds, largest first.
     static let runSizes = [16, 8, 4, 2, 1]
 
-    /// Writes `rows`, each adding its values to `columns`, in order.
-    public static func write(_ rows: [Row], columns: [String], _ connection: SQLiteConnection) throws {
-        var left = rows[...]
-        while !left.isEmpty {
-            let size = runSizes.first { $0 <= left.count } ?? 1
-            try connection.execute(statement(left.prefix(size), columns: columns))
-            left = left.dropFirst(size)
+    /// Writes `rows`: those that move the same columns together, each set of columns in the
+    /// order its first row comes, and the rows of a set in their order.
+    public static func write(_ rows: [Row], _ connection: SQLiteConnection) throws {
+        var sets: [[String]] = []
+        var bySet: [[String]: [Row]] = [:]
+        for row in rows {
+            if bySet[row.columns] == nil { sets.append(row.columns) }
+            bySet[row.columns, default: []].append(row)
+        }
+        for columns in sets {
+            var left = bySet[columns]![...]
+            while !left.isEmpty {
+                let size = runSizes.first { $0 <= left.count } ?? 1
+                try connection.execute(statement(left.prefix(size), columns: columns))
+                left = left.dropFirst(size)
+            }
         }
     }
 

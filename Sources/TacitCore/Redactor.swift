@@ -58,66 +58,51 @@ public enum Redactor {
     /// Masks every run of 4 or more digits (a code or a number typed into free text),
     /// every token-shaped word and every email address.
     public static func scrub(_ text: String) -> String {
-        guard holdsDigitsToMask(text) else { return scrubAddresses(scrubTokens(text)) }
-        // Works on UTF-8 bytes: digits and "+" are ASCII, everything else is copied as is.
-        let maskBytes = Array(mask.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(text.utf8.count + 16)
-        var run: [UInt8] = []
-        func flush() {
-            // A run is an optional "+" and then digits.
-            let plus = run.first == UInt8(ascii: "+")
-            let digits = run.dropFirst(plus ? 1 : 0)
-            // Four digits right after the mask are the kept tail of a number that was
-            // already redacted (a note quoting `+99•••••5670`): masking them again says nothing more.
-            if digits.count == 4, !plus, output.suffix(maskBytes.count).elementsEqual(maskBytes) {
-                output += run
-            } else if digits.count >= 7 {
-                output += phone(String(decoding: run, as: UTF8.self)).utf8
-            } else if digits.count >= 4 {
-                output += ((plus ? "+" : "") + code(String(decoding: digits, as: UTF8.self))).utf8
-            } else {
-                output += run
-            }
-            run.removeAll(keepingCapacity: true)
-        }
-        for byte in text.utf8 {
-            if (48...57).contains(byte) || (byte == UInt8(ascii: "+") && run.isEmpty) {
-                run.append(byte)
-            } else {
-                if !run.isEmpty { flush() }
-                output.append(byte)
-            }
-        }
-        if !run.isEmpty { flush() }
-        return scrubAddresses(scrubTokens(String(decoding: output, as: UTF8.self)))
+        scrubAddresses(scrubTokens(maskDigits(text)))
     }
 
-    /// Whether the masking pass below would change `text`: a run of 4 or more digits, other
-    /// than the 4 a redacted number keeps right after its mask. Most notes quote a number
-    /// already redacted (`+99•••••5670`) and nothing else, so they skip the pass's copy.
-    private static func holdsDigitsToMask(_ text: String) -> Bool {
+    /// `text` with each run of an optional "+" and digits masked: 7 digits or more as a
+    /// number (`phone`), 4 to 6 as a code. Works on UTF-8 bytes: digits and "+" are ASCII,
+    /// everything else is kept as is. The text is copied only from its first run that changes:
+    /// most notes quote a number already redacted and nothing else, and come back as they were.
+    private static func maskDigits(_ text: String) -> String {
         var text = text
         return text.withUTF8 { bytes in
             let maskBytes = Array(mask.utf8)
+            var output: [UInt8]?
+            var copiedUpTo = 0
             var index = 0
+            // A "+" right after a run is kept as it is, and starts no run of its own.
+            var afterRun = false
             while index < bytes.count {
-                let start = index
-                let plus = bytes[index] == UInt8(ascii: "+")
-                if plus { index += 1 }
-                var digits = 0
-                while index < bytes.count, (48...57).contains(bytes[index]) {
-                    digits += 1
+                let first = bytes[index]
+                guard first.isDigitByte || (first == UInt8(ascii: "+") && !afterRun) else {
                     index += 1
+                    afterRun = false
+                    continue
                 }
-                if digits >= 4 {
-                    let afterMask = !plus && start >= maskBytes.count
-                        && bytes[(start - maskBytes.count)..<start].elementsEqual(maskBytes)
-                    if digits > 4 || !afterMask { return true }
-                }
-                if index == start { index += 1 }
+                let start = index
+                let plus = first == UInt8(ascii: "+")
+                if plus { index += 1 }
+                while index < bytes.count, bytes[index].isDigitByte { index += 1 }
+                afterRun = true
+                let digits = bytes[(plus ? start + 1 : start)..<index]
+                // Four digits right after the mask are the kept tail of a number that was
+                // already redacted (a note quoting `+99•••••5670`): masking them again says nothing more.
+                let keptTail = digits.count == 4 && !plus && start >= maskBytes.count
+                    && bytes[(start - maskBytes.count)..<start].elementsEqual(maskBytes)
+                guard digits.count >= 4, !keptTail else { continue }
+                let masked = digits.count >= 7
+                    ? phone(String(decoding: bytes[start..<index], as: UTF8.self))
+                    : (plus ? "+" : "") + code(String(decoding: digits, as: UTF8.self))
+                if output == nil { output = []; output!.reserveCapacity(bytes.count + 16) }
+                output! += bytes[copiedUpTo..<start]
+                output! += masked.utf8
+                copiedUpTo = index
             }
-            return false
+            guard var output else { return String(decoding: bytes, as: UTF8.self) }
+            output += bytes[copiedUpTo...]
+            return String(decoding: output, as: UTF8.self)
         }
     }
 

@@ -1,4 +1,7 @@
 extension UInt8 {
+    /// An ASCII digit.
+    public var isDigitByte: Bool { (48...57).contains(self) }
+
     /// An ASCII letter, digit, `-` or `_`: a byte of an id, token or silent code.
     public var isTokenByte: Bool {
         (48...57).contains(self) || (65...90).contains(self) || (97...122).contains(self)
@@ -15,7 +18,7 @@ extension StringProtocol {
 
     /// Only ASCII digits, checked byte by byte.
     public var isASCIIDigits: Bool {
-        utf8.allSatisfy { (48...57).contains($0) }
+        utf8.allSatisfy(\.isDigitByte)
     }
 
     /// Whether `needle` occurs in the text, byte by byte, without building copies.

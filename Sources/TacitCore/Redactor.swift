@@ -67,8 +67,7 @@ public enum Redactor {
     /// most notes quote a number already redacted and nothing else, and come back as they were.
     private static func maskDigits(_ text: String) -> String {
         var text = text
-        return text.withUTF8 { bytes in
-            let maskBytes = Array(mask.utf8)
+        let masked = text.withUTF8 { bytes -> [UInt8]? in
             var output: [UInt8]?
             var copiedUpTo = 0
             var index = 0
@@ -92,19 +91,22 @@ public enum Redactor {
                 let keptTail = digits.count == 4 && !plus && start >= maskBytes.count
                     && bytes[(start - maskBytes.count)..<start].elementsEqual(maskBytes)
                 guard digits.count >= 4, !keptTail else { continue }
-                let masked = digits.count >= 7
+                let replacement = digits.count >= 7
                     ? phone(String(decoding: bytes[start..<index], as: UTF8.self))
                     : (plus ? "+" : "") + code(String(decoding: digits, as: UTF8.self))
                 if output == nil { output = []; output!.reserveCapacity(bytes.count + 16) }
                 output! += bytes[copiedUpTo..<start]
-                output! += masked.utf8
+                output! += replacement.utf8
                 copiedUpTo = index
             }
-            guard var output else { return String(decoding: bytes, as: UTF8.self) }
+            guard var output else { return nil }
             output += bytes[copiedUpTo...]
-            return String(decoding: output, as: UTF8.self)
+            return output
         }
+        return masked.map { String(decoding: $0, as: UTF8.self) } ?? text
     }
+
+    private static let maskBytes = Array(mask.utf8)
 
     static let tokenPrefixes = ["ct_", "sa_", "tk_", "whsec_", "cu_", "sk_"]
     private static let tokenPrefixBytes = tokenPrefixes.map { Array($0.utf8) }

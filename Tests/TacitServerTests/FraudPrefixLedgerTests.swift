@@ -189,4 +189,18 @@ struct FraudPrefixLedgerTests {
         clock.advance(by: 31 * 60)
         #expect(await ledger.tally("44770090", application: Self.app) == PrefixLedger.Tally(sends: 1))
     }
+
+    @Test("a flush writes the sends and conversions noted since the last one, though nothing read the counts between")
+    func flushTakesNotedCounts() async {
+        let clock = ManualClock()
+        let store = InMemoryStore()
+        let noting = PrefixLedger(store: store, clock: clock)
+        let reading = PrefixLedger(store: store, clock: clock)
+        noting.sent(Self.attack(1), application: Self.app)
+        noting.sent(Self.attack(2), application: Self.app)
+        noting.converted(Self.attack(2), application: Self.app)
+        await noting.flush()
+        await reading.flush()
+        #expect(await reading.tally("44770090", application: Self.app) == PrefixLedger.Tally(sends: 2, conversions: 1))
+    }
 }

@@ -8,7 +8,9 @@ key and one address call for everyone, as a real app's backend does. Two kinds o
 - legitimate users, spread over 13 countries, each a random number of that country's mobile
   ranges; 85 % of them type the code they were sent a few seconds after it arrives;
 - from a fifth of the run onwards, a pumping attack: distinct random numbers inside three
-  mobile ranges, at twice the legitimate rate; none of its codes is ever typed.
+  mobile ranges, at twice the legitimate rate; none of its codes is ever typed. `--attack`
+  and `--attack-rate` give it other ranges and another rate, to try the rules on attacks
+  built otherwise.
 
 For each level the run reports the share of the attack's starts after its first 50 that
 produced an SMS (target at `standard`: at most 5 %) and the share of legitimate starts
@@ -50,6 +52,8 @@ LEGITIMATE = [
 ]
 # The attack's three ranges: one inside a legitimate country's mobile space, two elsewhere.
 ATTACK = [("+44", "79112", 5), ("+998", "90", 7), ("+994", "50", 7)]
+# How many attack starts for each legitimate one (`--attack-rate`).
+ATTACK_RATE = [2.0]
 
 
 def number(range_):
@@ -222,7 +226,7 @@ def run_level(binary, fake, level, seconds, legit_rate):
         schedule.append((moment, "legit"))
     moment = seconds / 5
     while moment < seconds:
-        moment += random.expovariate(2 * legit_rate)
+        moment += random.expovariate(ATTACK_RATE[0] * legit_rate)
         schedule.append((moment, "attack"))
     schedule.sort()
     began = time.monotonic()
@@ -263,7 +267,13 @@ def main():
     parser.add_argument("--legit-rate", type=float, default=4.0, help="legitimate starts a second")
     parser.add_argument("--seed", type=int, default=34)
     parser.add_argument("--typing", default="2,8", help="a converting user types the code MIN,MAX seconds after it arrives")
+    parser.add_argument("--attack", help="the attack's ranges: CC:LEAD:DIGITS,… (+44:79112:5 is +4479112 and 5 digits)")
+    parser.add_argument("--attack-rate", type=float, default=2.0, help="attack starts for each legitimate one")
     ARGS = parser.parse_args()
+    if ARGS.attack:
+        ATTACK[:] = [(country, lead, int(digits)) for country, lead, digits
+                     in (part.split(":") for part in ARGS.attack.split(","))]
+    ATTACK_RATE[0] = ARGS.attack_rate
     TYPING_SECONDS[:] = [float(part) for part in ARGS.typing.split(",")]
     random.seed(ARGS.seed)
     fake = FakeTwilio()
@@ -280,7 +290,7 @@ def main():
     finally:
         fake.stop()
     print(f"SMS pumping simulation ({ARGS.seconds:.0f} s a level, {ARGS.legit_rate:g} legitimate starts/s, "
-          f"attack at twice that from a fifth of the run):")
+          f"attack at {ATTACK_RATE[0]:g} times that in {len(ATTACK)} ranges from a fifth of the run):")
     print(f"  {'level':<9} {'attack sent after 50':>22} {'legitimate lost':>18}")
     failed, judged = False, False
     for r in results:

@@ -64,8 +64,9 @@ struct FraudBacktestTests {
         let standard = try await Self.run(store, .standard)
         let max = try await Self.run(store, .max)
         #expect(max.blockedStarts >= standard.blockedStarts)
+        // Five unconverted sends are enough at max, where standard needs ten.
         #expect(max.rows.first == FraudBacktest.Row(prefix: PumpingHistory.attackPrefix, rule: "prefix_volume",
-                                                    starts: 140, converted: 1, sends: 140))
+                                                    starts: 145, converted: 1, sends: 145))
         #expect(max.rows.contains { $0.rule == "line_type" && $0.prefix == "1415" && $0.converted == 1 })
         #expect(max.blockedConverted == 2)
         let basic = try await Self.run(store, .basic)

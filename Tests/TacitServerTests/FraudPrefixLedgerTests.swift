@@ -75,6 +75,24 @@ struct FraudPrefixLedgerTests {
         #expect(block.prefix == "99890" && block.rule == "prefix_volume")
     }
 
+    @Test("the share is of the sends nobody converted: a range under a tenth of all the sends is blocked when its users never convert and the others do")
+    func shareOfUnconvertedSends() async throws {
+        let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())
+        for index in 0..<10 { ledger.sent("+99890" + String(format: "%07d", index * 811), application: Self.app) }
+        // 91 real users after them, each typing the code: the range keeps 9 of the last 100 sends.
+        for index in 0..<91 {
+            ledger.sent(Self.legit(index), application: Self.app)
+            ledger.converted(Self.legit(index), application: Self.app)
+        }
+        guard case .blocked(let block, true) = await ledger.judge("+998901234567", application: Self.app,
+                                                                   rule: Self.standard) else {
+            Issue.record("a range holding every unconverted send of the last 100 was not blocked")
+            return
+        }
+        #expect(block.prefix == "99890" && block.rule == "prefix_volume" && block.sends == 10)
+        #expect(await ledger.judge(Self.legit(99), application: Self.app, rule: Self.standard) == .allowed)
+    }
+
     @Test("when a country's prefix fires only because its users add to an attacked range's sends, the range is blocked, not the country")
     func narrowestRangeBlocked() async throws {
         let ledger = PrefixLedger(store: InMemoryStore(), clock: ManualClock())

@@ -77,8 +77,9 @@ actor PrefixLedger {
     private var blocks: [String: [String: PrefixBlock]] = [:]
     private var flushing = false
     private var prunedBefore: Int64 = .min
-    /// Each application's latest sends made here, as their prefixes, and how many of them fall
-    /// in each prefix: the share a prefix takes of what the application sends now.
+    /// Each application's latest sends made here, as their prefixes, and how many of those not
+    /// converted fall in each prefix: the share a prefix takes of what the application sends now
+    /// and nobody converts.
     private var recent: [String: RecentSends] = [:]
     /// Each application's latest sends whose receipts named a network, as that network's key: the
     /// share a network takes of the sends receipts placed.
@@ -138,12 +139,14 @@ actor PrefixLedger {
             switch arrival.kind {
             case .sent:
                 count(prefixes, arrival.application, Tally(sends: 1), bucket: arrival.bucket)
-                recent[arrival.application, default: RecentSends()].add(prefixes)
+                recent[arrival.application, default: RecentSends()].add(arrival.e164, prefixes: prefixes)
             case .converted(let network):
                 count(prefixes, arrival.application, Tally(conversions: 1), bucket: arrival.bucket)
+                recent[arrival.application]?.converted(arrival.e164)
                 if let network {
                     count([Self.networkKey(network)], arrival.application, Tally(conversions: 1),
                           bucket: arrival.bucket, totals: false)
+                    recentNetworks[arrival.application]?.converted(arrival.e164)
                 }
             }
         }
@@ -162,7 +165,8 @@ actor PrefixLedger {
         }
         guard isNewSend else { return }
         count([key], application, Tally(sends: 1, conversions: converted ? 1 : 0), totals: false)
-        recentNetworks[application, default: RecentSends()].add([key])
+        recentNetworks[application, default: RecentSends()].add(e164, prefixes: [key])
+        if converted { recentNetworks[application]?.converted(e164) }
     }
 
     /// The network receipts last named for the range of `e164`, as its ledger key.

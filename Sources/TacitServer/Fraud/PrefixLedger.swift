@@ -82,7 +82,7 @@ actor PrefixLedger {
     /// and nobody converts.
     private var recent: [String: RecentSends] = [:]
     /// Each application's latest sends whose receipts named a network, as that network's key: the
-    /// share a network takes of the sends receipts placed.
+    /// share a network takes of the sends receipts placed and nobody converted.
     private var recentNetworks: [String: RecentSends] = [:]
     /// Each application's ranges, by their deepest prefix, and the network receipts last named for each.
     private var ranges: [String: NetworkRanges] = [:]

@@ -93,7 +93,7 @@ struct SecurityGate: Sendable {
         if answer.result == .completed, verification.activeChannel != .silentAuth { await monitor.verified() }
         if answer.result == .completed, !verification.phoneNumber.isEmpty {
             ledger.converted(verification.phoneNumber, application: verification.applicationId,
-                                   network: verification.reportedNetwork)
+                             network: verification.reportedNetwork)
         }
         return answer.response
     }

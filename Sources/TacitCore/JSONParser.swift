@@ -142,17 +142,17 @@ public struct JSONParser {
     private mutating func number() throws(Malformed) -> Double {
         let start = index
         if peek == UInt8(ascii: "-") { index += 1 }
-        guard let first = peek, Self.isDigit(first) else { throw Malformed() }
+        guard let first = peek, first.isDigitByte else { throw Malformed() }
         if first == UInt8(ascii: "0") { index += 1 } else { skipDigits() }
         if peek == UInt8(ascii: ".") {
             index += 1
-            guard let next = peek, Self.isDigit(next) else { throw Malformed() }
+            guard let next = peek, next.isDigitByte else { throw Malformed() }
             skipDigits()
         }
         if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
             index += 1
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { index += 1 }
-            guard let next = peek, Self.isDigit(next) else { throw Malformed() }
+            guard let next = peek, next.isDigitByte else { throw Malformed() }
             skipDigits()
         }
         guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else {
@@ -161,8 +161,7 @@ public struct JSONParser {
         return value
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
-    private mutating func skipDigits() { while let byte = peek, Self.isDigit(byte) { index += 1 } }
+    private mutating func skipDigits() { while let byte = peek, byte.isDigitByte { index += 1 } }
     private var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
 
     private mutating func skipSpace() {

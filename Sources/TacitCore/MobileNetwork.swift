@@ -4,6 +4,6 @@
 public enum MobileNetwork {
     /// `text` when it is a network's MCC and MNC; otherwise nil.
     public static func code(_ text: String) -> String? {
-        (5...6).contains(text.utf8.count) && text.utf8.allSatisfy({ (48...57).contains($0) }) ? text : nil
+        (5...6).contains(text.utf8.count) && text.isASCIIDigits ? text : nil
     }
 }

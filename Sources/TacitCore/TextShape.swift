@@ -4,7 +4,7 @@ extension UInt8 {
 
     /// An ASCII letter, digit, `-` or `_`: a byte of an id, token or silent code.
     public var isTokenByte: Bool {
-        (48...57).contains(self) || (65...90).contains(self) || (97...122).contains(self)
+        isDigitByte || (65...90).contains(self) || (97...122).contains(self)
             || self == UInt8(ascii: "-") || self == UInt8(ascii: "_")
     }
 }

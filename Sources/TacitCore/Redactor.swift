@@ -43,11 +43,17 @@ public enum Redactor {
     }
 
     /// `+99012345670` → `+99•••••5670`. Anything too short to keep 4 digits private is fully masked.
+    /// Every event that names the number passes here: its digits are read as bytes, since a
+    /// walk over `Character`s costs grapheme breaking for what is ASCII.
     public static func phone(_ number: String) -> String {
-        let digits = number.filter(\.isASCIIDigit)
-        guard digits.count >= 8 else { return String(repeating: mask, count: 5) }
-        return "+" + digits.prefix(2) + String(repeating: mask, count: 5) + digits.suffix(4)
+        let digits = number.utf8.filter(\.isDigitByte)
+        guard digits.count >= 8 else { return fiveMasks }
+        return "+" + String(decoding: digits.prefix(2), as: UTF8.self) + fiveMasks
+            + String(decoding: digits.suffix(4), as: UTF8.self)
     }
+
+    /// What stands for the hidden middle of a number, and for a number too short to show any of.
+    static let fiveMasks = String(repeating: mask, count: 5)
 
     /// `123456` → `••••56`.
     public static func code(_ code: String) -> String {

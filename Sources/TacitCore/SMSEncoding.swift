@@ -30,15 +30,14 @@ public struct SMSEncoding: Sendable, Equatable {
 
         public init(_ text: Substring) {
             var septets = 0
+            let ascii = SMSEncoding.asciiSeptets
             for scalar in text.unicodeScalars {
-                if SMSEncoding.basic.contains(scalar) {
-                    septets += 1
-                } else if SMSEncoding.extended.contains(scalar) {
-                    septets += 2
-                } else {
+                let cost = scalar.isASCII ? Int(ascii[Int(scalar.value)]) : SMSEncoding.septets(scalar)
+                guard cost > 0 else {
                     self.init(septets: nil, utf16: text.utf16.count)
                     return
                 }
+                septets += cost
             }
             self.init(septets: septets, utf16: text.utf16.count)
         }
@@ -78,4 +77,15 @@ public struct SMSEncoding: Sendable, Equatable {
          + "¿abcdefghijklmnopqrstuvwxyzäöñüà").unicodeScalars)
     /// The extension table, each sent as an escape and the character.
     static let extended: Set<Unicode.Scalar> = Set("^{}\\[~]|€\u{0C}".unicodeScalars)
+
+    /// The septets `scalar` takes in GSM-7: 1 in the basic alphabet, 2 in the extension
+    /// table, 0 when it has none.
+    static func septets(_ scalar: Unicode.Scalar) -> Int {
+        basic.contains(scalar) ? 1 : extended.contains(scalar) ? 2 : 0
+    }
+
+    /// `septets` of each ASCII character, by its value. Every message's text is measured
+    /// when it is sent, and nearly all of it is ASCII: a table read instead of hashing each
+    /// character into the sets.
+    static let asciiSeptets: [UInt8] = (0..<128).map { UInt8(septets(Unicode.Scalar(UInt8($0)))) }
 }

@@ -1,5 +1,5 @@
 import Testing
-import TacitCore
+@testable import TacitCore
 
 /// GSM-7 or UCS-2, and how many parts: the figures a provider bills by.
 @Suite("SMS encoding and parts")
@@ -33,5 +33,16 @@ struct SMSEncodingTests {
         #expect(SMSEncoding(String(repeating: "ж", count: 134)).segments == 2)
         #expect(SMSEncoding(String(repeating: "ж", count: 135)).segments == 3)
         #expect(SMSEncoding("😀").units == 2, "a character outside the BMP takes two UCS-2 units")
+    }
+
+    @Test("each ASCII character is measured as the GSM alphabet and its extension table say")
+    func asciiTable() {
+        for value in UInt8(0)..<128 {
+            let scalar = Unicode.Scalar(value)
+            let expected = SMSEncoding.basic.contains(scalar) ? 1 : SMSEncoding.extended.contains(scalar) ? 2 : nil
+            #expect(SMSEncoding.Length(String(Character(scalar))).septets == expected, "character \(value)")
+        }
+        #expect(SMSEncoding("Your code: 1234 {ok}").units == 22)
+        #expect(SMSEncoding("tab\tstops").alphabet == .ucs2, "a tab is in neither table")
     }
 }

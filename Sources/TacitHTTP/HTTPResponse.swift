@@ -35,9 +35,20 @@ public struct HTTPResponse: Sendable {
         self.body = body
     }
 
-    /// The first value of a header, looked up case-insensitively.
+    /// The first value of a header, its name compared without regard to ASCII case, as HTTP
+    /// compares names. Byte by byte: Foundation's `caseInsensitiveCompare` bridged both
+    /// strings for every header, and a create's guard asks its response once.
     public func header(_ name: String) -> String? {
-        headers.first { $0.0.caseInsensitiveCompare(name) == .orderedSame }?.1
+        headers.first { Self.sameName($0.0, name) }?.1
+    }
+
+    /// Whether two header names are the same, ASCII letters compared in either case.
+    static func sameName(_ one: String, _ other: String) -> Bool {
+        one.utf8.count == other.utf8.count && one.utf8.elementsEqual(other.utf8) { folded($0) == folded($1) }
+    }
+
+    private static func folded(_ byte: UInt8) -> UInt8 {
+        (65...90).contains(byte) ? byte | 0x20 : byte
     }
 
     /// A JSON response from bytes that are already encoded.

@@ -49,8 +49,7 @@ enum FraudCommand: Command {
             let configuration = try ServerSettings.configuration(parsed, environment: context.environment)
             let store = try StoreFactory.open(configuration)
             try await store.migrate()
-            guard let applications = store as? any ApplicationStore,
-                  try await applications.application(id: id) != nil else {
+            guard try await store.application(id: id) != nil else {
                 context.printError("tacit fraud: no application has the id \(id)")
                 return 1
             }

@@ -9,16 +9,18 @@ public enum DeviceAddress {
     public static func normalized(_ text: String) -> String? {
         guard (2...45).contains(text.utf8.count), !text.contains("%") else { return nil }
         var v4 = in_addr()
-        if inet_pton(AF_INET, text, &v4) == 1 { return string(family: AF_INET, &v4) }
+        if inet_pton(AF_INET, text, &v4) == 1 { return withUnsafeBytes(of: v4) { string(family: AF_INET, $0) } }
         var v6 = in6_addr()
-        guard inet_pton(AF_INET6, text, &v6) == 1, let canonical = string(family: AF_INET6, &v6) else { return nil }
+        guard inet_pton(AF_INET6, text, &v6) == 1,
+              let canonical = withUnsafeBytes(of: v6, { string(family: AF_INET6, $0) }) else { return nil }
         if canonical.hasPrefix("::ffff:"), canonical.contains(".") { return String(canonical.dropFirst(7)) }
         return canonical
     }
 
-    private static func string<Address>(family: Int32, _ address: inout Address) -> String? {
+    /// The text of `address`, the bytes of an `in_addr` or an `in6_addr` as `family` says.
+    private static func string(family: Int32, _ address: UnsafeRawBufferPointer) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        guard inet_ntop(family, &address, &buffer, socklen_t(buffer.count)) != nil else { return nil }
+        guard inet_ntop(family, address.baseAddress, &buffer, socklen_t(buffer.count)) != nil else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -95,18 +95,16 @@ def profile(binary, checks):
     with tempfile.TemporaryDirectory(prefix="tacit-profile-") as folder:
         data = os.path.join(folder, "perf.data")
         requests, cpu = record(binary, checks, data)
-        samples = list(stacks(data))
-    own = {}
-    for thread, frames in samples:
-        own[(thread, tuple(frames))] = next((frame for frame in frames if "Tacit" in frame), None)
-    symbols = sorted({symbol for symbol in own.values() if symbol})
+        # Each sample as its thread and the nearest frame of Tacit's own code (None without one).
+        samples = [(thread, next((frame for frame in frames if "Tacit" in frame), None))
+                   for thread, frames in stacks(data)]
+    symbols = sorted({symbol for _, symbol in samples if symbol})
     demangled = subprocess.run([DEMANGLER, "--simplified", "--compact"], input="\n".join(symbols),
                                capture_output=True, text=True).stdout.splitlines()
     names = dict(zip(symbols, demangled)) if len(demangled) == len(symbols) else {}
     per_sample = cpu * 1e6 / max(requests, 1) / max(len(samples), 1)
     parts = collections.Counter()
-    for thread, frames in samples:
-        symbol = own[(thread, tuple(frames))]
+    for thread, symbol in samples:
         parts[part(symbol, names) if symbol else f"(thread {thread})"] += per_sample
     return parts, cpu * 1e6 / max(requests, 1)
 

@@ -267,7 +267,8 @@ def main():
     parser.add_argument("--legit-rate", type=float, default=4.0, help="legitimate starts a second")
     parser.add_argument("--seed", type=int, default=34)
     parser.add_argument("--typing", default="2,8", help="a converting user types the code MIN,MAX seconds after it arrives")
-    parser.add_argument("--attack", help="the attack's ranges: CC:LEAD:DIGITS,… (+44:79112:5 is +4479112 and 5 digits)")
+    parser.add_argument("--attack",
+                        help="the attack's ranges: CC:LEAD:DIGITS,… (+44:79112:5 is +4479112 and 5 digits)")
     parser.add_argument("--attack-rate", type=float, default=2.0, help="attack starts for each legitimate one")
     ARGS = parser.parse_args()
     if ARGS.attack:

@@ -121,7 +121,8 @@ def main():
         print(f"{binary}: {total:.0f} µs of server CPU a {kind} under perf")
     first = results[0][0]
     last = results[-1][0]
-    keys = sorted(set(first) | set(last), key=lambda key: -(last[key] - first[key]) if len(results) > 1 else -first[key])
+    keys = sorted(set(first) | set(last),
+                  key=lambda key: -(last[key] - first[key]) if len(results) > 1 else -first[key])
     print(f"µs a {kind}: " + ("     B      A    B-A  part (A is the first binary)" if len(results) > 1 else "part"))
     # With two builds: the 30 parts that grew most, then the 20 that shrank most.
     shown = keys[:30] + [key for key in keys[-20:] if key not in keys[:30]] if len(results) > 1 else keys[:50]

@@ -45,22 +45,36 @@ public enum RollupUpserts {
     }
 
     /// One statement for `rows`, built in one buffer: joining fragments copied the text and
-    /// bindings once a row.
+    /// bindings once a row, and so did the arrays of each row's values and column names.
     static func statement(_ rows: ArraySlice<Row>, columns: [String]) -> SQL {
         var statement = SQL.StringInterpolation(literalCapacity: 160 + 40 * rows.count,
                                                 interpolationCount: rows.count * (6 + columns.count))
-        statement.appendLiteral("INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency, ")
-        statement.appendLiteral(columns.joined(separator: ", "))
+        statement.appendLiteral("INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency")
+        for column in columns { statement.appendLiteral(", " + column) }
         statement.appendLiteral(") VALUES ")
         for (index, row) in rows.enumerated() {
-            let key: [SQLiteValue] = [row.application.sqliteValue, row.dimension.sqliteValue, row.span.sqliteValue,
-                                      row.hour.sqliteValue, row.key.sqliteValue, row.currency.sqliteValue]
             statement.appendLiteral(index == 0 ? "(" : ", (")
-            statement.appendInterpolation(list: key + row.values.map(\.sqliteValue))
+            statement.appendInterpolation(row.application)
+            statement.appendLiteral(", ")
+            statement.appendInterpolation(row.dimension)
+            statement.appendLiteral(", ")
+            statement.appendInterpolation(row.span)
+            statement.appendLiteral(", ")
+            statement.appendInterpolation(row.hour)
+            statement.appendLiteral(", ")
+            statement.appendInterpolation(row.key)
+            statement.appendLiteral(", ")
+            statement.appendInterpolation(row.currency)
+            for value in row.values {
+                statement.appendLiteral(", ")
+                statement.appendInterpolation(value)
+            }
             statement.appendLiteral(")")
         }
         statement.appendLiteral(" ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET ")
-        statement.appendLiteral(columns.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", "))
+        for (index, column) in columns.enumerated() {
+            statement.appendLiteral((index == 0 ? "" : ", ") + column + " = " + column + " + excluded." + column)
+        }
         return SQL(stringInterpolation: statement)
     }
 }

@@ -61,8 +61,13 @@ public struct SQL: Sendable, Hashable, ExpressibleByStringInterpolation {
         /// a single NULL, so `x IN (NULL)` matches nothing instead of failing to parse.
         public mutating func appendInterpolation<Value: SQLiteValueConvertible>(list values: [Value]) {
             guard !values.isEmpty else { return appendInterpolation(SQLiteValue.null) }
-            text += Array(repeating: "?", count: values.count).joined(separator: ", ")
-            bindings += values.map(\.sqliteValue)
+            // Appended in place, with no array of "?" joined into a string of its own.
+            text += "?"
+            bindings.append(values[0].sqliteValue)
+            for value in values.dropFirst() {
+                text += ", ?"
+                bindings.append(value.sqliteValue)
+            }
         }
 
         /// Inserts another fragment with its bindings.

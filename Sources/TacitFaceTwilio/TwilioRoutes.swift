@@ -113,7 +113,7 @@ struct TwilioRoutes: Sendable {
         if case .address(let address) = start.recipient { options.emailAddress = address }
         // Twilio's body has none of these fields: they belong to the Service, which here is
         // the application.
-        return try await ApplicationDefaults.of(application, in: store)?.fill(options) ?? options
+        return try await ApplicationDefaults.of(application, in: runner.applicationStore)?.fill(options) ?? options
     }
 
     /// The application's pending verification of `contact` (a number or an address),

@@ -56,7 +56,7 @@ struct VonageFaceRoutes: Sendable {
         let id = ids.make()
         // Vonage requires a brand, so only the code length and the channel timeout can
         // come from the application's defaults.
-        let defaults = try await ApplicationDefaults.of(application, in: store)
+        let defaults = try await ApplicationDefaults.of(application, in: runner.applicationStore)
         let options = defaults.map {
             $0.fill(start.options, given: ApplicationDefaults.fieldNames(in: request.body) ?? [])
         } ?? start.options

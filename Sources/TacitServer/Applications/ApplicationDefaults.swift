@@ -11,10 +11,10 @@ import TacitStore
 public struct ApplicationDefaults {
     let settings: ApplicationSettings
 
-    /// The defaults `application` set, or nil when it set none.
-    public static func of(_ application: String, in store: any VerificationStore) async throws -> ApplicationDefaults? {
-        guard let applications = store as? any ApplicationStore,
-              let settings = try await applications.applicationSettings(id: application),
+    /// The defaults `application` set, or nil when it set none (or the store keeps no applications).
+    public static func of(_ application: String,
+                          in applications: (any ApplicationStore)?) async throws -> ApplicationDefaults? {
+        guard let applications, let settings = try await applications.applicationSettings(id: application),
               settings.brand != nil || settings.codeLength != nil || settings.channelTimeout != nil else { return nil }
         return ApplicationDefaults(settings: settings)
     }

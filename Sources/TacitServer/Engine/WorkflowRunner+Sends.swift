@@ -22,8 +22,8 @@ extension WorkflowRunner {
                  key: String) async -> (OutboundMessage, ComposedMessage) {
         let application = verification.applicationId
         // A store that can't answer now leaves the built-in text: the code still goes out.
-        let templates = (try? await (store as? any TemplateStore)?.templates(application: application)) ?? []
-        let settings = try? await (store as? any ApplicationStore)?.applicationSettings(id: application)
+        let templates = (try? await templateStore?.templates(application: application)) ?? []
+        let settings = try? await applicationStore?.applicationSettings(id: application)
         let composed = MessageComposer.compose(channel, for: verification, code: code, templates: templates,
                                                settings: settings)
         let to = channel == .email ? verification.emailAddress ?? "" : verification.phoneNumber

@@ -31,6 +31,12 @@ public final class WorkflowRunner: Sendable {
     let prices: PriceTable
     /// Where the fraud rules the runner applies (geo permissions) count, log and notify.
     let fraud: FraudDecisions?
+    /// The parts of `store` a start and a send read, when it has them: cast once here, since a
+    /// cast to a protocol looks the conformance up in the runtime's tables each time.
+    public let applicationStore: (any ApplicationStore)?
+    let templateStore: (any TemplateStore)?
+    let geoPermissionStore: (any GeoPermissionStore)?
+    let testNumberStore: (any TestNumberStore)?
 
     init(store: any VerificationStore, clock: any TacitClock, secrets: ServerSecrets, codes: CodeGenerator,
          sender: any MessageSender, silent: any SilentAuthProvider, simSwap: any SimSwapChecker,
@@ -55,6 +61,10 @@ public final class WorkflowRunner: Sendable {
         self.faces = faces
         self.prices = prices
         self.fraud = fraud
+        applicationStore = store as? any ApplicationStore
+        templateStore = store as? any TemplateStore
+        geoPermissionStore = store as? any GeoPermissionStore
+        testNumberStore = store as? any TestNumberStore
     }
 
     /// What a transition did: the body's result and the state it left.

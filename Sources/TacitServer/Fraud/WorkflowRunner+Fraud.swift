@@ -68,7 +68,7 @@ extension WorkflowRunner {
     /// permission of its application names a channel of its workflow: only then is the
     /// number's country looked up, so an application without permissions pays nothing.
     private func geoRules(for draft: Verification) async throws -> (rules: GeoRules, region: String?)? {
-        guard let store = store as? any GeoPermissionStore, !draft.phoneNumber.isEmpty else { return nil }
+        guard let store = geoPermissionStore, !draft.phoneNumber.isEmpty else { return nil }
         let workflow = draft.workflow.map(\.channel)
         let permissions = try await store.geoPermissions(application: draft.applicationId)
         guard GeoRules.restricts(permissions, workflow) else { return nil }
@@ -88,7 +88,7 @@ extension WorkflowRunner {
     /// The application's test number for the draft's number while it is active; never one on
     /// a line the rules refuse, so a test number can't open a premium range.
     private func activeTestNumber(for draft: Verification) async throws -> TestNumber? {
-        guard let store = store as? any TestNumberStore else { return nil }
+        guard let store = testNumberStore else { return nil }
         if let lineType = draft.lineType, LineTypeRules.blocked.contains(where: { $0.rawValue == lineType }) {
             return nil
         }

@@ -32,7 +32,7 @@ enum Notes {
     /// `contact` is the verification's number, or the address of one for an address alone.
     static func started(workflow: [Channel], timeout: Int, codeLength: Int, number contact: String) -> EventDraft {
         let steps = workflow.map(\.spokenName).joined(separator: ", then ")
-        let isAddress = contact.contains("@")
+        let isAddress = contact.utf8.contains(UInt8(ascii: "@"))
         var draft = EventDraft(
             WorkflowEvent.started(workflow: workflow, channelTimeout: timeout, codeLength: codeLength,
                                   phoneNumber: contact).label,

@@ -13,6 +13,8 @@ struct RawSocketError: Error, CustomStringConvertible {
 final class RawConnection: @unchecked Sendable {  // safe: each test uses a connection from one thread at a time
     let fd: Int32
     private var received: [UInt8] = []
+    /// Set by `abort`, which closes the socket itself.
+    private var isClosed = false
 
     init(port: Int, host: String = "127.0.0.1", source: String? = nil) throws {
         let family = host.contains(":") ? AF_INET6 : AF_INET
@@ -34,7 +36,7 @@ final class RawConnection: @unchecked Sendable {  // safe: each test uses a conn
         }
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { if !isClosed { Glibc.close(fd) } }
 
     func send(_ text: String) throws {
         try send(Array(text.utf8))
@@ -70,6 +72,52 @@ final class RawConnection: @unchecked Sendable {  // safe: each test uses a conn
     func abortOnClose() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+    }
+
+    /// Vanishes as a client that drops off does, with a reset, and returns once the kernel
+    /// has delivered the reset to the server's end of the connection (its socket has left
+    /// the TCP table). Only then is the server's next write certain to fail: a write that
+    /// beats the reset goes into the socket's buffer as if the client were still there, and
+    /// a server waiting for its next write to notice would wait for ever. Under load the
+    /// kernel can hand the reset to a thread of its own that runs later than the close.
+    func abort(serverPort: Int) async throws {
+        let connection = (local: serverPort, remote: localPort)
+        abortOnClose()
+        isClosed = true
+        Glibc.close(fd)
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while Self.tcpTableHolds(connection) {
+            guard ContinuousClock.now < deadline else {
+                throw RawSocketError(description: "the reset never reached the server's socket")
+            }
+            // Gives the core to the kernel's thread that delivers the reset, when that is what runs late.
+            sched_yield()
+            await Task.yield()
+        }
+    }
+
+    /// The port the kernel gave this end.
+    var localPort: Int {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        // sin_port and sin6_port sit at the same offset, in network order.
+        return withUnsafeBytes(of: &address) { Int(UInt16($0[2]) << 8 | UInt16($0[3])) }
+    }
+
+    /// Whether the host's TCP tables (IPv4 and IPv6) hold a socket with these ports.
+    private static func tcpTableHolds(_ ports: (local: Int, remote: Int)) -> Bool {
+        let local = String(format: ":%04X", ports.local), remote = String(format: ":%04X", ports.remote)
+        return ["/proc/net/tcp", "/proc/net/tcp6"].contains { path in
+            guard let table = try? String(contentsOfFile: path, encoding: .utf8) else { return false }
+            // Each line after the header: "sl local_address rem_address st …", addresses as HEXIP:HEXPORT.
+            return table.split(separator: "\n").dropFirst().contains { line in
+                let columns = line.split(separator: " ", maxSplits: 3)
+                return columns.count > 2 && columns[1].hasSuffix(local) && columns[2].hasSuffix(remote)
+            }
+        }
     }
 
     private func readSome() throws -> Bool {

@@ -139,15 +139,22 @@ public enum InsightTally {
             byRow.reserveCapacity(8)
         }
 
-        /// Each row with counts, on its hour and on its day, in the order rows are written.
+        /// Each row with counts, on its hour and on its day, in the order rows are written
+        /// (`RollupDelta.ordered`). The change's rows share one hour and so one day: its hour's
+        /// rows come first, then its day's, each by dimension, key and currency. Only the
+        /// indices of the few rows are sorted; sorting the rows themselves copied every one
+        /// of them, 33 counts each, twice (`perf`: about 1 % of a create).
         var deltas: [RollupDelta] {
-            var deltas: [RollupDelta] = []
-            deltas.reserveCapacity(2 * byRow.count)
-            for delta in byRow where !delta.counts.isEmpty {
-                deltas.append(delta)
-                deltas.append(delta.onItsDay)
+            let order = byRow.indices.filter { !byRow[$0].counts.isEmpty }.sorted { a, b in
+                let (left, right) = (byRow[a].dimension.order, byRow[b].dimension.order)
+                return left != right ? left < right
+                    : (byRow[a].key, byRow[a].currency) < (byRow[b].key, byRow[b].currency)
             }
-            return RollupDelta.ordered(deltas)
+            var deltas: [RollupDelta] = []
+            deltas.reserveCapacity(2 * order.count)
+            for index in order { deltas.append(byRow[index]) }
+            for index in order { deltas.append(byRow[index].onItsDay) }
+            return deltas
         }
 
         /// `counts` under the row of the channel, the provider, the region and the prefix.

@@ -25,28 +25,45 @@ final class PendingRollups: CommitAccumulator {
         }
     }
 
-    private(set) var rows: [Row: InsightCounts] = [:]
+    /// Each change's deltas as the change gave them, with its application. They are merged
+    /// by row once, when the transaction commits: a change pays for no hashing of its own,
+    /// and a savepoint's release hands its changes on rather than merging them again. (Merged
+    /// on every add and again on every release, then copied into a filtered table and a sorted
+    /// array at the commit, they cost a create about 8 µs under `perf`; now about 5.)
+    private var changes: [(application: String, deltas: [RollupDelta])] = []
 
     init() {}
 
     /// Adds `deltas`, the deltas of one change of `application`.
     func add(_ deltas: [RollupDelta], application: String) {
-        // Sized at once: grown from empty, the table was copied four times a change (its
-        // values are 33 counts each), 1 % of a check's samples.
-        if rows.isEmpty { rows.reserveCapacity(deltas.count) }
-        for delta in deltas {
-            let row = Row(application: application, span: delta.span, hour: delta.hour, dimension: delta.dimension,
-                          key: delta.key, currency: delta.currency)
-            rows[row, default: InsightCounts()] += delta.counts
-        }
+        if !deltas.isEmpty { changes.append((application, deltas)) }
     }
 
     func absorb(_ released: PendingRollups) {
-        guard !rows.isEmpty else {
-            rows = released.rows
-            return
+        if changes.isEmpty {
+            changes = released.changes
+        } else {
+            changes += released.changes
         }
-        for (row, counts) in released.rows { rows[row, default: InsightCounts()] += counts }
+    }
+
+    /// The rows the changes move, each once, with what they add to it together.
+    private func merged() -> [Row: InsightCounts] {
+        var rows: [Row: InsightCounts] = [:]
+        rows.reserveCapacity(changes.reduce(0) { $0 + $1.deltas.count })
+        for (application, deltas) in changes {
+            for delta in deltas {
+                let row = Row(application: application, span: delta.span, hour: delta.hour,
+                              dimension: delta.dimension, key: delta.key, currency: delta.currency)
+                // Found once; a new row takes the delta's counts as they are, without adding them to zero.
+                if let index = rows.index(forKey: row) {
+                    rows.values[index] += delta.counts
+                } else {
+                    rows[row] = delta.counts
+                }
+            }
+        }
+        return rows
     }
 
     /// Writes the rows in key order, those that move the same columns together
@@ -54,14 +71,21 @@ final class PendingRollups: CommitAccumulator {
     /// conversion and its bucket), and a statement naming all of them bound and added 33
     /// values per row; one statement a row was 14 statements a create.
     func flush(_ connection: SQLiteConnection) throws {
-        let ordered = rows.filter { !$0.value.isEmpty }.sorted { Row.precedes($0.key, $1.key) }
-        rows = [:]
-        try RollupUpserts.write(ordered.map { row, counts in
+        guard !changes.isEmpty else { return }
+        let rows = merged()
+        changes = []
+        var ordered: [(row: Row, written: RollupUpserts.Row)] = []
+        ordered.reserveCapacity(rows.count)
+        for (row, counts) in rows {
             let (columns, values) = Self.moved(counts)
-            return RollupUpserts.Row(application: row.application, dimension: row.dimension.rawValue, span: row.span,
-                                     hour: row.hour, key: row.key, currency: row.currency,
-                                     columns: columns.map { InsightCounts.columns[$0] }, values: values)
-        }, connection)
+            guard !columns.isEmpty else { continue }
+            ordered.append((row, RollupUpserts.Row(
+                application: row.application, dimension: row.dimension.rawValue, span: row.span, hour: row.hour,
+                key: row.key, currency: row.currency, columns: columns.map { InsightCounts.columns[$0] },
+                values: values)))
+        }
+        ordered.sort { Row.precedes($0.row, $1.row) }
+        try RollupUpserts.write(ordered.map(\.written), connection)
     }
 
     /// The columns `counts` moves (by their index in `InsightCounts.columns`) and by how much.

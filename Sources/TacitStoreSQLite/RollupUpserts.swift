@@ -28,14 +28,17 @@ public enum RollupUpserts {
     /// Writes `rows`: those that move the same columns together, each set of columns in the
     /// order its first row comes, and the rows of a set in their order.
     public static func write(_ rows: [Row], _ connection: SQLiteConnection) throws {
-        var sets: [[String]] = []
-        var bySet: [[String]: [Row]] = [:]
+        // A few sets at most: each row's is found by comparing the names, not by hashing them all.
+        var sets: [(columns: [String], rows: [Row])] = []
         for row in rows {
-            if bySet[row.columns] == nil { sets.append(row.columns) }
-            bySet[row.columns, default: []].append(row)
+            if let index = sets.firstIndex(where: { $0.columns == row.columns }) {
+                sets[index].rows.append(row)
+            } else {
+                sets.append((row.columns, [row]))
+            }
         }
-        for columns in sets {
-            var left = bySet[columns]![...]
+        for (columns, rows) in sets {
+            var left = rows[...]
             while !left.isEmpty {
                 let size = runSizes.first { $0 <= left.count } ?? 1
                 try connection.execute(statement(left.prefix(size), columns: columns))

@@ -55,23 +55,20 @@ public enum RollupUpserts {
         statement.appendLiteral("INSERT INTO insight_rollups (application_id, dimension, span, hour, key, currency")
         for column in columns { statement.appendLiteral(", " + column) }
         statement.appendLiteral(") VALUES ")
+        // Each value after the row's first, bound after a comma.
+        func then<Value: SQLiteValueConvertible>(_ value: Value) {
+            statement.appendLiteral(", ")
+            statement.appendInterpolation(value)
+        }
         for (index, row) in rows.enumerated() {
             statement.appendLiteral(index == 0 ? "(" : ", (")
             statement.appendInterpolation(row.application)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.dimension)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.span)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.hour)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.key)
-            statement.appendLiteral(", ")
-            statement.appendInterpolation(row.currency)
-            for value in row.values {
-                statement.appendLiteral(", ")
-                statement.appendInterpolation(value)
-            }
+            then(row.dimension)
+            then(row.span)
+            then(row.hour)
+            then(row.key)
+            then(row.currency)
+            row.values.forEach(then)
             statement.appendLiteral(")")
         }
         statement.appendLiteral(" ON CONFLICT (application_id, dimension, span, hour, key, currency) DO UPDATE SET ")

@@ -49,7 +49,11 @@ test: test-deps lint
 	swift build --build-tests $(SWIFT_TEST_FLAGS)
 	# Foundation's Process.run() (used by the CLI tests) can crash walking a very large
 	# descriptor table, so the tests run with a bounded one.
-	ulimit -n 4096 && swift test --skip-build $(SWIFT_TEST_WIDTH) $(SWIFT_TEST_FLAGS)
+	# A failure's lines are printed again at the end: CI shows only the log's last lines.
+	@ulimit -n 4096 && set -o pipefail && swift test --skip-build $(SWIFT_TEST_WIDTH) $(SWIFT_TEST_FLAGS) 2>&1 \
+		| tee .build/swift-test.log || { \
+		echo "--- the failures of this run, again:"; \
+		grep -a -A 4 -E 'recorded an issue|error:|Fatal error' .build/swift-test.log | head -n 80; exit 1; }
 	$(MAKE) --no-print-directory test-providers
 	$(MAKE) --no-print-directory test-console
 	$(MAKE) --no-print-directory soak SOAK_KILLS=20

@@ -66,6 +66,10 @@ public final class StreamWriter: Sendable {
     /// True once the stream can take no more bytes.
     public var isEnded: Bool { state.withLock { $0.closed || $0.finished } }
 
+    /// True while the connection is suspended on an empty buffer, for tests: from then on
+    /// nothing reads the stream until the next write.
+    var isIdle: Bool { state.withLock { $0.waiting != nil } }
+
     /// The connection is gone (or the response was never sent): drop what is buffered.
     func close() {
         let termination = state.withLock { state -> (@Sendable () -> Void)? in

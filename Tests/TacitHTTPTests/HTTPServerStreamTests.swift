@@ -26,15 +26,21 @@ struct HTTPServerStreamTests {
 
     @Test("an idle stream is not polled: its reader runs only when a chunk arrives")
     func idleStreamDoesNotSpin() async throws {
-        let hub = StreamHub(greeting: "data: first\n\n")
+        let writer = StreamWriter()
+        writer.write(Array("data: first\n\n".utf8))
         try await withLiveServer(handler: { request in
-            request.path == "/ping" ? .text("pong") : .eventStream(hub.makeStream())
+            request.path == "/ping" ? .text("pong") : .eventStream(writer)
         }) { server, client in
             let connection = try await RawConnection.eventStream(port: server.port, readingUntil: "data: first")
+            // The reader runs once more after the chunk the client has read, and only then
+            // suspends the connection: counting starts from there.
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            while !writer.isIdle, ContinuousClock.now < deadline { await Task.yield() }
+            try #require(writer.isIdle, "the reader never suspended the connection")
             let before = server.streamReaderCalls
             for _ in 0..<20 { #expect(try await client.send("GET", "/ping").text == "pong") }
             #expect(server.streamReaderCalls == before)
-            hub.yieldAll("data: second\n\n")
+            writer.write(Array("data: second\n\n".utf8))
             _ = try await offThePool { try connection.read(until: "data: second") }
             #expect(server.streamReaderCalls - before <= 3)
         }

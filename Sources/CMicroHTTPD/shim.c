@@ -34,6 +34,7 @@ void cmhd_log_failed_send(cmhd_log_sink sink, void *cls, const char *url) {
 
 struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct sockaddr *bind_addr,
                               const struct cmhd_limits *limits,
+                              MHD_AcceptPolicyCallback accept_policy,
                               MHD_AccessHandlerCallback handler, void *handler_cls,
                               MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback notify,
                               cmhd_log_sink sink, const struct cmhd_tls *tls) {
@@ -62,7 +63,7 @@ struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct so
         ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)tls->private_key_pem };
     }
     ops[i++] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls,
+    return MHD_start_daemon(flags, port, accept_policy, handler_cls, handler, handler_cls,
                             MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
 }
 

@@ -33,7 +33,7 @@ enum DaemonStarter {
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { sockaddrPointer in
                 withOptionalPointer(to: &tls) { tlsPointer in
                     cmhd_start(
-                        flags, UInt16(configuration.port), sockaddrPointer, &limits,
+                        flags, UInt16(configuration.port), sockaddrPointer, &limits, tacitAcceptPolicy,
                         tacitAccessHandler, Unmanaged.passUnretained(core).toOpaque(),
                         tacitRequestCompleted, tacitConnectionNotify, tacitLog, tlsPointer)
                 }

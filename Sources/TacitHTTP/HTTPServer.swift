@@ -67,20 +67,27 @@ public final class HTTPServer: Sendable {
         }
     }
 
-    /// Stops gracefully: stops accepting connections, answers new requests on open ones
-    /// with 503, waits up to `shutdownGracePeriod` for running handlers, ends open
-    /// streams (cancelling their producers), then closes every connection.
+    /// Stops gracefully: closes new connections as they are accepted, answers new requests
+    /// on open ones with 503, waits up to `shutdownGracePeriod` for running handlers, ends
+    /// open streams (cancelling their producers), then closes every connection.
+    ///
+    /// New connections are turned away by the accept policy, not by `MHD_quiesce_daemon`:
+    /// on an epoll daemon with its own threads, quiescing races with the threads' own
+    /// removal of the listening socket from their epoll sets, and whichever loses aborts
+    /// the process ("Failed to remove listen FD from epoll set", libmicrohttpd 0.9.75).
     public func shutdown() async {
         guard let daemon = running.withLock({ state -> OpaquePointer? in
             defer { state.daemon = nil }
             return state.daemon
         }) else { return }
-        let listener = MHD_quiesce_daemon(daemon)
+        core.acceptsConnections.store(false, ordering: .relaxed)
         await core.drain()
         MHD_stop_daemon(daemon)
         core.deadlines.stop()
-        if listener >= 0 { close(listener) }
     }
+
+    /// True once `shutdown()` has begun, for tests.
+    var isShuttingDown: Bool { !core.acceptsConnections.load(ordering: .relaxed) }
 
     deinit {
         // A server dropped without shutdown() must still not leave C threads calling into freed memory.

@@ -42,6 +42,18 @@ func tacitAccessHandler(
     return RequestDispatcher.requestComplete(context, core: core)
 }
 
+/// The accept policy: once the server is draining, a new connection is closed as soon as
+/// it is accepted (see `HTTPServer.shutdown()`).
+func tacitAcceptPolicy(
+    _ cls: UnsafeMutableRawPointer?,
+    _ address: UnsafePointer<sockaddr>?,
+    _ length: socklen_t
+) -> MHD_Result {
+    guard let cls else { return .NO }
+    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().acceptsConnections.load(ordering: .relaxed)
+        ? .YES : .NO
+}
+
 /// The request-completed callback: the connection is done with this request (answered,
 /// timed out, client gone or daemon stopping). Stops its stream and frees its context.
 func tacitRequestCompleted(

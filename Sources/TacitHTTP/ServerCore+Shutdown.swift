@@ -1,5 +1,5 @@
-/// Graceful shutdown steps; `HTTPServer.shutdown()` calls `drain()` between quiescing
-/// the daemon and stopping it.
+/// Graceful shutdown steps; `HTTPServer.shutdown()` calls `drain()` between turning new
+/// connections away and stopping the daemon.
 extension ServerCore {
     /// How long closing connections get to send their last bytes once handlers and
     /// streams are ended.

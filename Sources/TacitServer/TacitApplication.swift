@@ -51,7 +51,7 @@ public final class TacitApplication: Sendable {
             try await withTaskCancellationHandler {
                 try await serve(try await assemble(), serving: serving)
             } onCancel: {
-                // Runs as the cancellation arrives, before the listener sees it and quiesces.
+                // Runs as the cancellation arrives, before the listener sees it and turns new connections away.
                 isReady.store(false, ordering: .relaxed)
             }
         } catch {

@@ -1,7 +1,7 @@
 import Foundation
 import TacitTesting
 import Testing
-import TacitHTTP
+@testable import TacitHTTP
 
 @Suite("HTTPServer async handlers and overload", .timeLimit(.minutes(1)))
 struct HTTPServerConcurrencyTests {
@@ -74,6 +74,37 @@ struct HTTPServerConcurrencyTests {
         await stopped
         #expect(try await reply.text == "finished")
         await #expect(throws: (any Error).self) { try await client.send("GET", "/after") }
+    }
+
+    @Test("while shutdown drains, a new connection is closed unanswered and the running handler still answers")
+    func drainingTurnsConnectionsAway() async throws {
+        let gate = Gate()
+        let handler: HTTPHandler = { _ in
+            await gate.pass()
+            return .text("finished")
+        }
+        var configuration = HTTPServer.Configuration(port: 0)
+        configuration.shutdownGracePeriod = .seconds(5)
+        let server = HTTPServer(configuration: configuration, handler: handler)
+        try server.start()
+        let port = server.port
+        let client = HTTPClient(port: port)
+        async let reply = client.send("GET", "/job")
+        await gate.waitForArrivals(1)
+        async let stopped: Void = server.shutdown()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while !server.isShuttingDown, ContinuousClock.now < deadline { await Task.yield() }
+        try #require(server.isShuttingDown)
+        // Admitted, the request would be answered 503; turned away, it gets no byte at all.
+        let text = try await offThePool { () -> String in
+            let connection = try RawConnection(port: port)
+            try? connection.send("GET /late HTTP/1.1\r\nHost: x\r\n\r\n")
+            return (try? connection.readToEnd()) ?? ""
+        }
+        #expect(text.isEmpty, "\(text)")
+        gate.open()
+        await stopped
+        #expect(try await reply.text == "finished")
     }
 
     @Test("shutdown answers a handler that outlives the grace period with 503")

@@ -37,6 +37,7 @@ struct cmhd_tls {
 /// daemon speaks only HTTPS.
 struct MHD_Daemon *cmhd_start(unsigned int flags, uint16_t port, const struct sockaddr *bind_addr,
                               const struct cmhd_limits *limits,
+                              MHD_AcceptPolicyCallback accept_policy,
                               MHD_AccessHandlerCallback handler, void *handler_cls,
                               MHD_RequestCompletedCallback completed, MHD_NotifyConnectionCallback notify,
                               cmhd_log_sink sink, const struct cmhd_tls *tls);

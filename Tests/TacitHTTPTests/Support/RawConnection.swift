@@ -22,16 +22,16 @@ final class RawConnection: @unchecked Sendable {  // safe: each test uses a conn
         guard fd >= 0 else { throw RawSocketError(description: "socket failed") }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // From here the instance is whole, so a throw still runs `deinit`, which closes the
+        // socket: closing it here as well would close whatever the number is given to next.
         if let source {
             var local = RawConnection.address(source, port: 0)
             guard RawConnection.withSockaddr(&local, { bind(fd, $0, $1) }) == 0 else {
-                Glibc.close(fd)
                 throw RawSocketError(description: "bind to \(source) failed")
             }
         }
         var remote = RawConnection.address(host, port: port)
         guard RawConnection.withSockaddr(&remote, { connect(fd, $0, $1) }) == 0 else {
-            Glibc.close(fd)
             throw RawSocketError(description: "connect failed")
         }
     }

@@ -32,6 +32,9 @@ final class TestHTTPServer: @unchecked Sendable {
     private let handler: @Sendable (Request) -> Reply
     private let lock = NSLock()
     private var recorded: [Request] = []
+    /// Under `lock`: `stop()` was called; the accept loop has closed the listener. A stop
+    /// after the close must not shut down whatever socket the descriptor's number went to.
+    private var stopping = false, listenerClosed = false
     let arrivals: AsyncStream<Request>
     private let arrival: AsyncStream<Request>.Continuation
 
@@ -53,7 +56,10 @@ final class TestHTTPServer: @unchecked Sendable {
     func requests(to path: String) -> [Request] { requests.filter { $0.path == path } }
 
     func stop() {
-        _ = shutdown(listener, Int32(SHUT_RDWR))
+        lock.withLock {
+            stopping = true
+            if !listenerClosed { _ = shutdown(listener, Int32(SHUT_RDWR)) }
+        }
         arrival.finish()
     }
 
@@ -86,14 +92,24 @@ final class TestHTTPServer: @unchecked Sendable {
     }
 
     private func acceptLoop() {
-        defer { close(listener) }
+        defer {
+            lock.withLock {
+                listenerClosed = true
+                close(listener)
+            }
+        }
         while true {
             var peer = sockaddr_storage()
             var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
             let fd = withUnsafeMutablePointer(to: &peer) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
             }
-            if fd < 0 { return }
+            if fd < 0 {
+                // A connection that went before it was taken, or a signal, is no reason to stop.
+                let transient = errno == EINTR || errno == ECONNABORTED
+                if transient, !lock.withLock({ stopping }) { continue }
+                return
+            }
             let address = Self.describe(peer)
             Thread.detachNewThread { [self] in serve(fd, peer: address) }
         }

@@ -80,14 +80,13 @@ public final class HTTPServer: Sendable {
             defer { state.daemon = nil }
             return state.daemon
         }) else { return }
-        core.acceptsConnections.store(false, ordering: .relaxed)
         await core.drain()
         MHD_stop_daemon(daemon)
         core.deadlines.stop()
     }
 
     /// True once `shutdown()` has begun, for tests.
-    var isShuttingDown: Bool { !core.acceptsConnections.load(ordering: .relaxed) }
+    var isShuttingDown: Bool { core.isShuttingDown }
 
     deinit {
         // A server dropped without shutdown() must still not leave C threads calling into freed memory.

@@ -50,8 +50,7 @@ func tacitAcceptPolicy(
     _ length: socklen_t
 ) -> MHD_Result {
     guard let cls else { return .NO }
-    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().acceptsConnections.load(ordering: .relaxed)
-        ? .YES : .NO
+    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().isShuttingDown ? .NO : .YES
 }
 
 /// The request-completed callback: the connection is done with this request (answered,

@@ -5,6 +5,10 @@ extension ServerCore {
     /// streams are ended.
     static let closingGracePeriod = Duration.seconds(1)
 
+    /// True from the start of a drain: new requests are answered 503, and the accept policy
+    /// closes new connections.
+    var isShuttingDown: Bool { book.withLock { $0.shuttingDown } }
+
     func drain() async {
         book.withLock { $0.shuttingDown = true }
         await wait(until: { $0.inFlight == 0 }, timeout: configuration.shutdownGracePeriod)

@@ -20,8 +20,6 @@ final class ServerCore: Sendable {
     let configuration: HTTPServer.Configuration
     let handler: HTTPHandler
     let book = Mutex(Book())
-    /// False from the start of a shutdown: the accept policy then closes new connections.
-    let acceptsConnections = Atomic<Bool>(true)
     /// Content-reader calls across all streams, so tests can prove idle streams are not polled.
     let streamReads = Atomic<Int>(0)
     /// Cuts off requests that take longer than `requestDeadline` to arrive.

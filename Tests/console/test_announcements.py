@@ -44,3 +44,31 @@ def test_the_plain_flow_announces_through_the_same_region(live):
     said = wait_announced(live, "Verified")
     assert said == ["Silent auth started: the phone is checking with the mobile network.", "Verified by Silent auth."]
     assert announcements(live) == said
+
+
+def test_a_state_read_older_than_the_events_moves_nothing_back(page, console_url):
+    """A state read sent before some events can answer after them (a loaded machine did it):
+    applied as it was, it took a step back to active and the region said the step again."""
+    page.open(console_url + "/")
+    seen = page.driver.execute_script("""
+        const model = new Tacit.WorkflowModel([{channel: 'silent_auth', status: 'active'},
+                                               {channel: 'sms', status: 'unused'}], 'pending');
+        const announcer = new Tacit.Announcer(document.createElement('div'));
+        announcer.follow(model);
+        model.applyEvent({seq: 3, label: 'silent_auth:rejected', channel: 'silent_auth'});
+        model.applyEvent({seq: 4, label: 'sms:started', channel: 'sms'});
+        announcer.follow(model);
+        const stale = {workflow: [{channel: 'silent_auth', status: 'active'}, {channel: 'sms', status: 'unused'}],
+                       status: 'pending'};
+        model.applyState(stale);
+        announcer.follow(model);
+        const after = model.steps.map((s) => s.status);
+        model.applyState({workflow: [{channel: 'silent_auth', status: 'rejected'}, {channel: 'sms', status: 'active'},
+                                     {channel: 'voice', status: 'unused'}], status: 'pending'});
+        model.applyEvent({seq: 9, label: 'verification:completed', channel: 'verification'});
+        model.applyState({workflow: stale.workflow, status: 'pending'});
+        return [after, model.steps.map((s) => s.status), model.status,
+                Array.from(announcer.root.children, (p) => p.textContent)];""")
+    assert seen == [["rejected", "active"], ["rejected", "active", "unused"], "completed",
+                    ["Silent auth started: the phone is checking with the mobile network.",
+                     "Silent auth rejected.", "SMS started."]]

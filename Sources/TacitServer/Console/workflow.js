@@ -28,6 +28,9 @@
 
   T.isFinalStatus = (status) => FINAL.includes(status);
 
+  /** How far a step has gone: 0 unused, 1 active, 2 ended (however it ended). */
+  const stage = (status) => (status === "unused" ? 0 : status === "active" ? 1 : 2);
+
   class WorkflowModel {
     constructor(workflow, status) {
       this.steps = (workflow || []).map((s) => ({ channel: s.channel, status: s.status || "unused" }));
@@ -39,10 +42,22 @@
     get winner() { return this.steps.find((s) => s.status === "completed") || null; }
     get finished() { return T.isFinalStatus(this.status); }
 
-    /** Replaces everything with the server's view (GET state or the summary event). */
+    /**
+     * Takes the server's view (GET state or the summary event), except where it is older
+     * than what the model already shows: a read sent before some events can answer after
+     * them, and a step never goes back (unused, active, ended), nor a finished verification.
+     */
     applyState(state) {
-      if (Array.isArray(state.workflow)) this.steps = new WorkflowModel(state.workflow).steps;
-      if (state.status) this.status = state.status;
+      if (Array.isArray(state.workflow)) {
+        const steps = new WorkflowModel(state.workflow).steps;
+        this.steps.forEach((known, index) => {
+          const read = steps[index];
+          if (!read) steps.push(known);
+          else if (read.channel === known.channel && stage(known.status) > stage(read.status)) read.status = known.status;
+        });
+        this.steps = steps;
+      }
+      if (state.status && !(this.finished && !T.isFinalStatus(state.status))) this.status = state.status;
     }
 
     /** Moves the model forward from one event; returns true when something changed. */

@@ -89,9 +89,11 @@ actor VerifySession {
         }
     }
 
+    /// Cancels the verification, and only then the flow: the flow's end lets `run` cancel the
+    /// task this runs on, which would cut the cancel's own request short.
     private func inputEnded() async {
         ranOutOfInput = true
-        flowTask?.cancel()
         if let id = display.requestId { try? await client.cancel(id) }
+        flowTask?.cancel()
     }
 }

@@ -8,7 +8,7 @@ import TacitStoreSQLite
 
 /// The retention sweep's batches against the SQLite store: a backlog is many short writes,
 /// never one long one.
-@Suite("Retention sweep")
+@Suite("Retention sweep", .timeLimit(.minutes(1)))
 struct RetentionSweepTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -9,7 +9,7 @@ import TacitTesting
 /// The runner carries out a silent step wherever the workflow has one. The API only
 /// accepts silent_auth first, so these drive the runner directly with a workflow the
 /// machine allows: a silent step reached after a failover.
-@Suite("Runner: a silent step reached later")
+@Suite("Runner: a silent step reached later", .timeLimit(.minutes(1)))
 struct RunnerSilentStepTests {
     /// Answers every check with `answer`, and remembers what it was asked.
     final class ScriptedSilent: SilentAuthProvider {

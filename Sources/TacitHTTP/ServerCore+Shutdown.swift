@@ -1,5 +1,5 @@
-/// Graceful shutdown steps; `HTTPServer.shutdown()` calls `drain()` between turning new
-/// connections away and stopping the daemon.
+/// Graceful shutdown steps; `HTTPServer.shutdown()` calls `drain()`, which turns new
+/// connections away from its start, then stops the daemon.
 extension ServerCore {
     /// How long closing connections get to send their last bytes once handlers and
     /// streams are ended.

@@ -167,9 +167,14 @@ public struct RollupDelta: Sendable, Equatable {
         // dimension, so the strings are compared only to break a tie, and a sort of eight rows
         // stays cheap on every change.
         deltas.sorted { a, b in
-            let (left, right) = ((a.span, a.hour, a.dimension.order), (b.span, b.hour, b.dimension.order))
-            return left != right ? left < right : (a.key, a.currency) < (b.key, b.currency)
+            (a.span, a.hour) != (b.span, b.hour) ? (a.span, a.hour) < (b.span, b.hour) : precedesOnItsSpan(a, b)
         }
+    }
+
+    /// The order of two rows of one span and hour: by dimension, then key and currency.
+    public static func precedesOnItsSpan(_ a: RollupDelta, _ b: RollupDelta) -> Bool {
+        a.dimension.order != b.dimension.order ? a.dimension.order < b.dimension.order
+            : (a.key, a.currency) < (b.key, b.currency)
     }
 }
 

@@ -145,10 +145,8 @@ public enum InsightTally {
         /// indices of the few rows are sorted; sorting the rows themselves copied every one
         /// of them, 33 counts each, twice (`perf`: about 1 % of a create).
         var deltas: [RollupDelta] {
-            let order = byRow.indices.filter { !byRow[$0].counts.isEmpty }.sorted { a, b in
-                let (left, right) = (byRow[a].dimension.order, byRow[b].dimension.order)
-                return left != right ? left < right
-                    : (byRow[a].key, byRow[a].currency) < (byRow[b].key, byRow[b].currency)
+            let order = byRow.indices.filter { !byRow[$0].counts.isEmpty }.sorted {
+                RollupDelta.precedesOnItsSpan(byRow[$0], byRow[$1])
             }
             var deltas: [RollupDelta] = []
             deltas.reserveCapacity(2 * order.count)

@@ -71,9 +71,7 @@ struct HTTPServerConcurrencyTests {
         async let reply = client.send("GET", "/job")
         await gate.waitForArrivals(1)
         async let stopped: Void = server.shutdown()
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while !server.isShuttingDown, ContinuousClock.now < deadline { await Task.yield() }
-        try #require(server.isShuttingDown)
+        try #require(await yieldUntil { server.isShuttingDown })
         // Admitted, the request would be answered 503; turned away, it gets no byte at all.
         let text = try await offThePool { () -> String in
             let connection = try RawConnection(port: port)

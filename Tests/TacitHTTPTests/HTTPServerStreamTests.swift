@@ -34,9 +34,7 @@ struct HTTPServerStreamTests {
             let connection = try await RawConnection.eventStream(port: server.port, readingUntil: "data: first")
             // The reader runs once more after the chunk the client has read, and only then
             // suspends the connection: counting starts from there.
-            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            while !writer.isIdle, ContinuousClock.now < deadline { await Task.yield() }
-            try #require(writer.isIdle, "the reader never suspended the connection")
+            try #require(await yieldUntil { writer.isIdle }, "the reader never suspended the connection")
             let before = server.streamReaderCalls
             for _ in 0..<20 { #expect(try await client.send("GET", "/ping").text == "pong") }
             #expect(server.streamReaderCalls == before)

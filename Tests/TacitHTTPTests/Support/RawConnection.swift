@@ -85,15 +85,12 @@ final class RawConnection: @unchecked Sendable {  // safe: each test uses a conn
         abortOnClose()
         isClosed = true
         Glibc.close(fd)
-        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
-        while Self.tcpTableHolds(connection) {
-            guard ContinuousClock.now < deadline else {
-                throw RawSocketError(description: "the reset never reached the server's socket")
-            }
+        let gone = await yieldUntil(within: .seconds(20)) {
             // Gives the core to the kernel's thread that delivers the reset, when that is what runs late.
             sched_yield()
-            await Task.yield()
+            return !Self.tcpTableHolds(connection)
         }
+        guard gone else { throw RawSocketError(description: "the reset never reached the server's socket") }
     }
 
     /// The port the kernel gave this end.
